@@ -1,0 +1,178 @@
+package dev.shuttle.wire;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An immutable list of header fields: names compare case-insensitively, order and repeated names are kept as they
+ * arrived (RFC 9110 section 5.3). Lookups are linear: heads have tens of fields, where a scan beats hashing.
+ */
+public final class Headers {
+    public static final Headers EMPTY = new Headers(new String[0]);
+
+    /** name0, value0, name1, value1, ... */
+    private final String[] namesAndValues;
+
+    private Headers(String[] namesAndValues) {
+        this.namesAndValues = namesAndValues;
+    }
+
+    /** Builds from alternating names and values: {@code Headers.of("Host", "a", "Accept", "*&#47;*")}. */
+    public static Headers of(String... namesAndValues) {
+        if (namesAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("expected name/value pairs, got " + namesAndValues.length + " strings");
+        }
+        Builder builder = builder();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            builder.add(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return builder.build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public int size() {
+        return namesAndValues.length / 2;
+    }
+
+    public boolean isEmpty() {
+        return namesAndValues.length == 0;
+    }
+
+    public String name(int index) {
+        Objects.checkIndex(index, size());
+        return namesAndValues[2 * index];
+    }
+
+    public String value(int index) {
+        Objects.checkIndex(index, size());
+        return namesAndValues[2 * index + 1];
+    }
+
+    /** The first value of {@code name}, or null. */
+    public String first(String name) {
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i].equalsIgnoreCase(name)) {
+                return namesAndValues[i + 1];
+            }
+        }
+        return null;
+    }
+
+    /** Every value of {@code name}, in order. */
+    public List<String> all(String name) {
+        List<String> values = null;
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i].equalsIgnoreCase(name)) {
+                if (values == null) {
+                    values = new ArrayList<>(2);
+                }
+                values.add(namesAndValues[i + 1]);
+            }
+        }
+        return values == null ? List.of() : Collections.unmodifiableList(values);
+    }
+
+    public int count(String name) {
+        int count = 0;
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i].equalsIgnoreCase(name)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    public boolean contains(String name) {
+        return first(name) != null;
+    }
+
+    /**
+     * True when a comma-separated list header (e.g. {@code Connection}, {@code Transfer-Encoding}) carries
+     * {@code token}, compared case-insensitively, across all its field lines.
+     */
+    public boolean containsToken(String name, String token) {
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (!namesAndValues[i].equalsIgnoreCase(name)) {
+                continue;
+            }
+            for (String element : namesAndValues[i + 1].split(",")) {
+                if (element.trim().equalsIgnoreCase(token)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.namesAndValues.addAll(Arrays.asList(namesAndValues));
+        return builder;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Headers that && Arrays.equals(namesAndValues, that.namesAndValues);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(namesAndValues);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            text.append(namesAndValues[i]).append(": ").append(namesAndValues[i + 1]).append('\n');
+        }
+        return text.toString();
+    }
+
+    /** Collects fields in order. Not thread-safe. */
+    public static final class Builder {
+        private final List<String> namesAndValues = new ArrayList<>(16);
+
+        private Builder() {
+        }
+
+        /** Appends a field; names and values are checked against RFC 9110's token and field-value grammar. */
+        public Builder add(String name, String value) {
+            FieldSyntax.requireValidName(name);
+            FieldSyntax.requireValidValue(name, value);
+            namesAndValues.add(name);
+            namesAndValues.add(value);
+            return this;
+        }
+
+        /** Removes every field named {@code name}, then adds it once. */
+        public Builder set(String name, String value) {
+            remove(name);
+            return add(name, value);
+        }
+
+        public Builder remove(String name) {
+            for (int i = namesAndValues.size() - 2; i >= 0; i -= 2) {
+                if (namesAndValues.get(i).equalsIgnoreCase(name)) {
+                    namesAndValues.remove(i + 1);
+                    namesAndValues.remove(i);
+                }
+            }
+            return this;
+        }
+
+        public int size() {
+            return namesAndValues.size() / 2;
+        }
+
+        public Headers build() {
+            return namesAndValues.isEmpty() ? EMPTY : new Headers(namesAndValues.toArray(new String[0]));
+        }
+    }
+}

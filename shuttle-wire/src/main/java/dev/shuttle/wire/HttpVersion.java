@@ -1,0 +1,24 @@
+package dev.shuttle.wire;
+
+/** The protocol versions Shuttle speaks. */
+public enum HttpVersion {
+    HTTP_1_0("HTTP/1.0"),
+    HTTP_1_1("HTTP/1.1"),
+    HTTP_2("HTTP/2");
+
+    private final String text;
+
+    HttpVersion(String text) {
+        this.text = text;
+    }
+
+    /** The version as written on an HTTP/1 start line, e.g. {@code HTTP/1.1}. */
+    public String text() {
+        return text;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}
