@@ -1,0 +1,31 @@
+package dev.shuttle.server;
+
+import dev.shuttle.wire.HttpVersion;
+import java.net.InetSocketAddress;
+
+/**
+ * A read-only view of one server connection, handed to {@link ConnectionListener} and available from
+ * {@link Request#connection()}. Counters are live and may be read from any thread.
+ */
+public interface ConnectionInfo {
+    /** Unique per server, increasing in accept order, starting at 1. */
+    long id();
+
+    InetSocketAddress remoteAddress();
+
+    InetSocketAddress localAddress();
+
+    /** The protocol spoken on the connection: {@link HttpVersion#HTTP_1_1} for HTTP/1 (whatever each request says). */
+    HttpVersion protocol();
+
+    ConnectionState state();
+
+    /** Bytes received from the peer so far, framing included. */
+    long bytesRead();
+
+    /** Bytes the socket accepted for sending so far (heads, framing and bodies): what the server actually wrote. */
+    long bytesWritten();
+
+    /** Requests whose handling started on this connection. */
+    long requestCount();
+}

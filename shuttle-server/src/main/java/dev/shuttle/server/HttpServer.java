@@ -1,0 +1,243 @@
+package dev.shuttle.server;
+
+import dev.shuttle.server.http1.Http1Server;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An HTTP/1.1 server: one virtual thread per active connection running the {@link Handler}, idle keep-alive
+ * connections parked without a thread in a shared readiness watcher.
+ *
+ * <pre>{@code
+ * try (HttpServer server = HttpServer.builder()
+ *         .port(0)
+ *         .handler((request, response) -> response.send("hello " + request.path()))
+ *         .build()
+ *         .start()) {
+ *     System.out.println("listening on " + server.port());
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>Lifecycle: CREATED → RUNNING ({@link #start()}) → SHUTTING_DOWN ({@link #shutdown(Duration)} or
+ * {@link #close()}) → TERMINATED. A server runs once; {@code start()} on a running or stopped server throws
+ * {@code IllegalStateException}. Thread-safe.
+ */
+public final class HttpServer implements AutoCloseable {
+    /** close()'s deadline for active requests: long enough for a quick handler, short enough for tests and Ctrl-C. */
+    private static final Duration CLOSE_DEADLINE = Duration.ofSeconds(2);
+
+    private enum Lifecycle { CREATED, RUNNING, SHUTTING_DOWN, TERMINATED }
+
+    private final InetSocketAddress bindAddress;
+    private final int backlog;
+    private final Http1Server engine;
+
+    private final ReentrantLock lifecycleLock = new ReentrantLock();
+    /** Guarded by lifecycleLock. */
+    private Lifecycle lifecycle = Lifecycle.CREATED;
+
+    private HttpServer(Builder builder) {
+        this.bindAddress = new InetSocketAddress(builder.address, builder.port);
+        this.backlog = builder.backlog;
+        this.engine = new Http1Server(new Http1Server.Config(
+                Objects.requireNonNull(builder.handler, "handler is required"),
+                builder.limits, builder.timeouts, builder.listener, builder.parking));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Binds the address and starts accepting. Returns this server, for chaining. */
+    public HttpServer start() throws IOException {
+        lifecycleLock.lock();
+        try {
+            if (lifecycle != Lifecycle.CREATED) {
+                throw new IllegalStateException("state: " + lifecycle);
+            }
+            engine.start(bindAddress, backlog);
+            lifecycle = Lifecycle.RUNNING;
+            return this;
+        } finally {
+            lifecycleLock.unlock();
+        }
+    }
+
+    /** The bound port (the ephemeral one when built with port 0). */
+    public int port() {
+        return localAddress().getPort();
+    }
+
+    /** The bound address; only after {@link #start()}. */
+    public InetSocketAddress localAddress() {
+        InetSocketAddress address = engine.localAddress();
+        if (address == null) {
+            throw new IllegalStateException("server not started");
+        }
+        return address;
+    }
+
+    public ServerStats stats() {
+        return engine.stats();
+    }
+
+    public boolean isRunning() {
+        lifecycleLock.lock();
+        try {
+            return lifecycle == Lifecycle.RUNNING;
+        } finally {
+            lifecycleLock.unlock();
+        }
+    }
+
+    /**
+     * Graceful shutdown: stops accepting at once, closes new, idle and parked connections, lets active requests
+     * finish (their responses say {@code Connection: close}), and at {@code deadline} closes whatever is still open.
+     * Blocks until every connection is closed. Calling it again, or on a server that never started, returns at once.
+     * Called from a handler, it waits for that handler's own connection too, so it then runs to the deadline.
+     *
+     * @return true when every connection finished before the deadline, false when some had to be cut off
+     */
+    public boolean shutdown(Duration deadline) throws InterruptedException {
+        lifecycleLock.lock();
+        try {
+            if (lifecycle != Lifecycle.RUNNING) {
+                lifecycle = Lifecycle.TERMINATED;
+                return true;
+            }
+            lifecycle = Lifecycle.SHUTTING_DOWN;
+        } finally {
+            lifecycleLock.unlock();
+        }
+        try {
+            return engine.shutdown(deadline);
+        } finally {
+            lifecycleLock.lock();
+            try {
+                lifecycle = Lifecycle.TERMINATED;
+            } finally {
+                lifecycleLock.unlock();
+            }
+        }
+    }
+
+    /** {@link #shutdown(Duration)} with a 2 s deadline; an interrupt ends the wait early and is kept. */
+    @Override
+    public void close() {
+        try {
+            shutdown(CLOSE_DEADLINE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        InetSocketAddress address = engine.localAddress();
+        return "HttpServer[" + (address == null ? bindAddress : address) + "]";
+    }
+
+    /** Hand-written builder; only {@link #handler} is required. */
+    public static final class Builder {
+        private InetAddress address = InetAddress.getLoopbackAddress();
+        private int port = 0;
+        private int backlog = 1024;
+        private Handler handler;
+        private ServerLimits limits = ServerLimits.defaults();
+        private ServerTimeouts timeouts = ServerTimeouts.defaults();
+        private ConnectionListener listener = ConnectionListener.NONE;
+        private boolean parking = true;
+
+        private Builder() {
+        }
+
+        /**
+         * Default: the loopback address, so nothing is exposed by accident; pass the wildcard address
+         * ({@code 0.0.0.0} or {@code ::}) to serve other machines.
+         */
+        public Builder address(InetAddress address) {
+            this.address = Objects.requireNonNull(address, "address");
+            return this;
+        }
+
+        /** Like {@link #address(InetAddress)}, resolving {@code host} now. */
+        public Builder host(String host) {
+            try {
+                return address(InetAddress.getByName(host));
+            } catch (UnknownHostException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Default 0: an ephemeral port, read it back with {@link HttpServer#port()}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * Default 1024 pending connections, between Go's (the kernel's somaxconn, 4096 on current Linux) and
+         * the JDK's 50, which a burst of clients overflows.
+         */
+        public Builder backlog(int backlog) {
+            if (backlog <= 0) {
+                throw new IllegalArgumentException("backlog must be positive: " + backlog);
+            }
+            this.backlog = backlog;
+            return this;
+        }
+
+        /** Required. */
+        public Builder handler(Handler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Default {@link ServerLimits#defaults()}. */
+        public Builder limits(ServerLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /** Default {@link ServerTimeouts#defaults()}. */
+        public Builder timeouts(ServerTimeouts timeouts) {
+            this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+            return this;
+        }
+
+        /** Default {@link ConnectionListener#NONE}. */
+        public Builder connectionListener(ConnectionListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Default true: an idle keep-alive connection gives up its thread and read buffer and waits in the shared
+         * readiness watcher. False keeps one virtual thread (blocked in a read) and a read buffer per idle
+         * connection, as Helidon 4 and most thread-per-connection servers do; the lab uses it for comparison.
+         */
+        public Builder parking(boolean parking) {
+            this.parking = parking;
+            return this;
+        }
+
+        public HttpServer build() {
+            return new HttpServer(this);
+        }
+
+        /** {@code build().start()}. */
+        public HttpServer start() throws IOException {
+            return build().start();
+        }
+    }
+}

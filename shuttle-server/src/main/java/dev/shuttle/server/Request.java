@@ -1,0 +1,62 @@
+package dev.shuttle.server;
+
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+
+/**
+ * One request as the handler sees it. Owned by the handler's thread; not thread-safe.
+ */
+public interface Request {
+    /** The method token as sent, case-sensitive: {@code GET}. */
+    String method();
+
+    /** The request target exactly as sent on the request line: {@code /search?q=a%20b}. */
+    String target();
+
+    /**
+     * The path of the target, still percent-encoded ({@code /search}); for an absolute-form target the path after
+     * the authority ({@code /} when empty); {@code *} for the asterisk form; empty for the authority form (CONNECT).
+     */
+    String path();
+
+    /** The query of the target without the {@code ?}, still percent-encoded, or null when there is none. */
+    String query();
+
+    /** HTTP/1.0 or HTTP/1.1, as the client's request line says. */
+    HttpVersion version();
+
+    Headers headers();
+
+    /** Shortcut for {@code headers().first(name)}. */
+    default String header(String name) {
+        return headers().first(name);
+    }
+
+    /**
+     * The body, decoded from its framing (Content-Length or chunked); empty when the request has none. Reading it
+     * the first time sends {@code 100 Continue} when the client asked for it. A body longer than
+     * {@link ServerLimits#maxRequestBodyBytes()} fails with an IOException ({@code Http1Exception} status 413);
+     * a stall longer than {@link ServerTimeouts#bodyRead()} with a {@code SocketTimeoutException}. Closing it does not
+     * close the connection; the server deals with any unread rest after the handler returns.
+     */
+    InputStream body();
+
+    /** Reads the whole body (bounded by {@link ServerLimits#maxRequestBodyBytes()}). */
+    default byte[] bodyBytes() throws IOException {
+        return body().readAllBytes();
+    }
+
+    /** The declared Content-Length, 0 without a body, or -1 when chunked. */
+    long contentLength();
+
+    /** Trailer fields of a chunked body, available once the body was read to its end; empty otherwise. */
+    Headers trailers();
+
+    InetSocketAddress remoteAddress();
+
+    /** The connection this request arrived on. */
+    ConnectionInfo connection();
+}

@@ -1,0 +1,81 @@
+package dev.shuttle.server;
+
+import dev.shuttle.wire.Headers;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The response to one request. Status and headers may change until the response is <em>committed</em>: when the
+ * body outgrows the first-chunk buffer, on {@link #flush()}, or when the handler returns. Owned by the handler's
+ * thread; not thread-safe.
+ *
+ * <p>Framing is chosen at commit, so handlers never write it themselves: an explicit {@link #contentLength(long)}
+ * is sent as is; otherwise a body that fits the first-chunk buffer (8 KiB) when the handler returns gets an automatic
+ * Content-Length, a larger or flushed body goes chunked (HTTP/1.1) or close-delimited (HTTP/1.0), and setting
+ * {@link #trailers(Headers)} forces chunked. HEAD responses carry the headers a GET would get and no body. The server
+ * adds {@code Date}, and {@code Connection: close} or {@code keep-alive} as needed. A {@code Content-Length} set
+ * through {@link #header} means {@link #contentLength(long)}; {@code Transfer-Encoding} is refused (the server frames).
+ */
+public interface Response {
+    /** Sets the status code, 200 by default. Must be 200..999 (interim 1xx responses are the server's business). */
+    Response status(int status);
+
+    int status();
+
+    /** Replaces every field named {@code name} with one field. */
+    Response header(String name, String value);
+
+    /** Adds a field, keeping existing fields of that name. */
+    Response addHeader(String name, String value);
+
+    Response removeHeader(String name);
+
+    /** The fields set so far (without the ones the server adds at commit). */
+    Headers headers();
+
+    /** Declares the body length: the body must then be exactly this long, or the connection is closed. */
+    Response contentLength(long length);
+
+    /**
+     * Trailer fields sent after a chunked body; may be called until the handler returns. Forces chunked framing when
+     * called before commit. Dropped (and logged) when the response is not chunked: HTTP/1.0 clients or an explicit
+     * Content-Length.
+     */
+    Response trailers(Headers trailers);
+
+    /**
+     * The body stream. Writes are buffered; {@code close()} ends the body (and must come only after the last write);
+     * the handler need not close it.
+     */
+    OutputStream body();
+
+    /** Commits the response (if not yet) and pushes every written byte to the client, e.g. for server-sent events. */
+    void flush() throws IOException;
+
+    boolean isCommitted();
+
+    /** Writes {@code body} as the whole body, with a Content-Length when nothing was written before. */
+    default void send(byte[] body) throws IOException {
+        if (!isCommitted()) {
+            contentLength(body.length);
+        }
+        OutputStream out = body();
+        out.write(body);
+        out.close();
+    }
+
+    /** Writes {@code text} as UTF-8, adding {@code Content-Type: text/plain; charset=utf-8} if none was set. */
+    default void send(String text) throws IOException {
+        if (!isCommitted() && !headers().contains("Content-Type")) {
+            header("Content-Type", "text/plain; charset=utf-8");
+        }
+        send(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Sets the status and sends {@code text}. */
+    default void send(int status, String text) throws IOException {
+        status(status);
+        send(text);
+    }
+}

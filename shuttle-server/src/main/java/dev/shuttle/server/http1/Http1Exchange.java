@@ -1,0 +1,197 @@
+package dev.shuttle.server.http1;
+
+import dev.shuttle.server.io.SocketOutput;
+import dev.shuttle.server.io.SocketSource;
+import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http1.BodyDecoder;
+import dev.shuttle.wire.http1.BodyFraming;
+import dev.shuttle.wire.http1.BodyInputStream;
+import dev.shuttle.wire.http1.Http1Exception;
+import dev.shuttle.wire.http1.RequestHead;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One request and its response on a connection: checks the request's framing and limits, runs the handler, finishes
+ * the response, and decides whether the connection can carry another request (the unread-body rule). Runs entirely
+ * on the connection's virtual thread; not thread-safe.
+ */
+final class Http1Exchange {
+    private static final System.Logger LOG = System.getLogger(Http1Exchange.class.getName());
+
+    /** What the connection does after this exchange. */
+    enum Outcome {
+        /** Another request may follow. */
+        KEEP_ALIVE,
+        /** Close now: the request was read to its end, or the connection is broken anyway. */
+        CLOSE,
+        /** Close, but keep reading for a moment so unread request bytes do not turn our close into a reset. */
+        CLOSE_LINGERING
+    }
+
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    private final ServerContext context;
+    private final Http1Connection connection;
+    private final RequestHead head;
+    private final SocketSource source;
+    private final SocketOutput output;
+
+    // Set up once the framing is known; owned by the connection thread.
+    private BodyDecoder decoder;
+    private RequestBodyStream requestBody;
+    private ServerResponse response;
+    private boolean continueSent;
+
+    Http1Exchange(ServerContext context, Http1Connection connection, RequestHead head, SocketSource source,
+                  SocketOutput output) {
+        this.context = context;
+        this.connection = connection;
+        this.head = head;
+        this.source = source;
+        this.output = output;
+    }
+
+    Outcome run() throws IOException {
+        BodyFraming framing;
+        try {
+            framing = BodyFraming.ofRequest(head);
+        } catch (Http1Exception e) {
+            return reject(e.status(), e.getMessage());
+        }
+        if (framing instanceof BodyFraming.ContentLength length
+                && length.length() > context.limits.maxRequestBodyBytes()) {
+            // Answered before the handler runs and before any 100 Continue: the client need not send the body.
+            return reject(413, "request body of " + length.length() + " bytes exceeds the limit of "
+                    + context.limits.maxRequestBodyBytes());
+        }
+        String expect = head.headers().first("Expect");
+        if (expect != null && head.version() == HttpVersion.HTTP_1_1 && !head.expectsContinue()) {
+            return reject(417, "unsupported expectation: " + expect);
+        }
+        decoder = framing.newDecoder(context.http1Limits);
+        source.usePerReadTimeout(context.bodyReadMillis);
+        requestBody = new RequestBodyStream(this, new BodyInputStream(source, decoder),
+                context.limits.maxRequestBodyBytes());
+        ServerRequest request = new ServerRequest(head, framing, decoder, requestBody, connection);
+        response = new ServerResponse(this, head, output);
+        try {
+            context.handler.handle(request, response);
+        } catch (Throwable t) {
+            return handlerFailed(t);
+        } finally {
+            // An interrupt left behind would close the channel at the next blocking I/O on this thread.
+            Thread.interrupted();
+        }
+        try {
+            response.finish();
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "connection {0}: response not completed: {1}", connection.id(), e.toString());
+            return Outcome.CLOSE;
+        }
+        return afterResponse();
+    }
+
+    private Outcome reject(int status, String detail) throws IOException {
+        LOG.log(Level.DEBUG, "connection {0}: rejecting {1} {2} with {3}: {4}",
+                connection.id(), head.method(), head.target(), status, detail);
+        ErrorResponses.write(output, status, detail);
+        return Outcome.CLOSE_LINGERING;
+    }
+
+    private Outcome handlerFailed(Throwable failure) throws IOException {
+        IOException bodyFailure = requestBody.failure();
+        boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
+        if (response.isCommitted()) {
+            // Part of the response is on the wire: cutting it off is the only way to tell the client it is wrong.
+            // An I/O failure here is usually the client going away, which is no news for the server's log.
+            Level level = fromBody || failure instanceof IOException ? Level.DEBUG : Level.WARNING;
+            LOG.log(level, "connection " + connection.id() + ": handler failed after"
+                    + " committing the response to " + head.method() + " " + head.target() + "; closing", failure);
+            return Outcome.CLOSE;
+        }
+        if (fromBody) {
+            if (bodyFailure instanceof Http1Exception http1) {
+                return reject(http1.status(), http1.getMessage());
+            }
+            if (bodyFailure instanceof SocketTimeoutException) {
+                return reject(408, "request body stalled for more than " + context.bodyReadMillis + " ms");
+            }
+            return Outcome.CLOSE; // the client went away while sending
+        }
+        LOG.log(Level.WARNING, "handler failed on " + head.method() + " " + head.target(), failure);
+        ErrorResponses.write(output, 500, null);
+        return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
+    }
+
+    private static boolean causedBy(Throwable failure, Throwable cause) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t == cause) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The unread-body rule, after a complete response. */
+    private Outcome afterResponse() {
+        if (response.closeAfter()) {
+            return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
+        }
+        if (requestBodyComplete()) {
+            return Outcome.KEEP_ALIVE;
+        }
+        if (requestBody.failure() != null || (head.expectsContinue() && !continueSent)) {
+            return Outcome.CLOSE_LINGERING;
+        }
+        try {
+            requestBody.discardRest(context.limits.unreadBodyDiscardBytes());
+        } catch (IOException e) {
+            return Outcome.CLOSE;
+        }
+        return requestBodyComplete() ? Outcome.KEEP_ALIVE : Outcome.CLOSE_LINGERING;
+    }
+
+    // ---- called by the request body and the response ----
+
+    boolean requestBodyComplete() {
+        return decoder.isComplete();
+    }
+
+    /**
+     * Called before the handler's first read of the body: sends {@code 100 Continue} when the client waits for it
+     * (HTTP/1.1 only, RFC 9110 10.1.1) and no final response went out yet.
+     */
+    void beforeFirstBodyRead() throws IOException {
+        if (head.expectsContinue() && head.version() == HttpVersion.HTTP_1_1 && !continueSent
+                && !response.isCommitted() && !decoder.isComplete()) {
+            continueSent = true;
+            output.write(CONTINUE);
+            output.flush();
+        }
+    }
+
+    /**
+     * Whether the response being committed must say {@code Connection: close}: the client or shutdown asked for it,
+     * or the request body is in a state that forbids reading the next request (failed, a 100 Continue never sent,
+     * or more left than the server will discard).
+     */
+    boolean mustCloseAtCommit() {
+        if (!head.keepAlive() || context.draining()) {
+            return true;
+        }
+        if (decoder.isComplete()) {
+            return false;
+        }
+        if (requestBody.failure() != null || (head.expectsContinue() && !continueSent)) {
+            return true;
+        }
+        return decoder.remainingLength() > context.limits.unreadBodyDiscardBytes();
+    }
+
+    long connectionId() {
+        return connection.id();
+    }
+}

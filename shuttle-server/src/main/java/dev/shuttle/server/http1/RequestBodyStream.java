@@ -1,0 +1,121 @@
+package dev.shuttle.server.http1;
+
+import dev.shuttle.wire.http1.BodyInputStream;
+import dev.shuttle.wire.http1.Http1Exception;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+
+/**
+ * The request body as the handler reads it: sends {@code 100 Continue} on the first read, enforces the body-size
+ * limit on chunked bodies (a Content-Length over the limit never gets this far), and remembers the first failure so
+ * the server knows the connection's input can no longer be trusted. {@code close()} only stops the handler from
+ * reading further; what is left is the server's business after the handler returns. Owned by the connection thread.
+ */
+final class RequestBodyStream extends InputStream {
+    private final Http1Exchange exchange;
+    private final BodyInputStream body;
+    private final long maxBytes;
+
+    private boolean started;
+    private boolean closed;
+    private IOException failure;
+
+    RequestBodyStream(Http1Exchange exchange, BodyInputStream body, long maxBytes) {
+        this.exchange = exchange;
+        this.body = body;
+        this.maxBytes = maxBytes;
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        beforeRead();
+        if (len == 0) {
+            return 0;
+        }
+        try {
+            int n = body.read(b, off, len);
+            checkLimit();
+            return n;
+        } catch (IOException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+        beforeRead();
+        if (n <= 0) {
+            return 0;
+        }
+        try {
+            long skipped = body.skipBlocking(n);
+            checkLimit();
+            return skipped;
+        } catch (IOException e) {
+            throw failed(e);
+        }
+    }
+
+    @Override
+    public int available() throws IOException {
+        return closed || failure != null ? 0 : body.available();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /** The first exception reading the body threw, or null. */
+    IOException failure() {
+        return failure;
+    }
+
+    /**
+     * After the handler: discards up to {@code max} more body bytes, blocking (bounded by the body-read timeout).
+     * The caller checks whether the body is now complete.
+     */
+    void discardRest(long max) throws IOException {
+        try {
+            body.skipBlocking(max);
+        } catch (IOException e) {
+            throw failed(e);
+        }
+    }
+
+    private void beforeRead() throws IOException {
+        if (closed) {
+            throw new IOException("request body closed");
+        }
+        if (failure != null) {
+            throw new IOException("request body failed earlier", failure);
+        }
+        if (!started) {
+            started = true;
+            exchange.beforeFirstBodyRead();
+        }
+    }
+
+    private void checkLimit() throws Http1Exception {
+        long read = body.decoder().bodyBytesRead();
+        if (read > maxBytes) {
+            throw new Http1Exception(413, "request body exceeds the limit of " + maxBytes + " bytes");
+        }
+    }
+
+    private IOException failed(IOException e) {
+        if (failure == null) {
+            failure = e;
+        }
+        return e;
+    }
+}

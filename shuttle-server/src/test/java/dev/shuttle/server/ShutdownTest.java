@@ -1,0 +1,115 @@
+package dev.shuttle.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shuttle.server.RawConnection.RawResponse;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Graceful shutdown: stop accepting, close idle connections, let active requests finish, then cut off the rest. */
+class ShutdownTest {
+    private final CountDownLatch slowEntered = new CountDownLatch(1);
+    private final CountDownLatch releaseSlow = new CountDownLatch(1);
+    private final RecordingListener listener = new RecordingListener();
+
+    private HttpServer start(boolean parking) throws IOException {
+        return HttpServer.builder()
+                .parking(parking)
+                .connectionListener(listener)
+                .handler((request, response) -> {
+                    if (request.path().equals("/slow")) {
+                        slowEntered.countDown();
+                        releaseSlow.await();
+                        response.send("slow done");
+                    } else {
+                        response.send("fast");
+                    }
+                })
+                .start();
+    }
+
+    @Test
+    void activeRequestFinishesWhileIdleConnectionsCloseAndNewOnesAreRefused() throws Exception {
+        shutdownScenario(true);
+    }
+
+    @Test
+    void withoutParkingIdleConnectionsAreClosedToo() throws Exception {
+        shutdownScenario(false);
+    }
+
+    private void shutdownScenario(boolean parking) throws Exception {
+        HttpServer server = start(parking);
+        InetSocketAddress address = server.localAddress();
+        try (RawConnection idle = new RawConnection(server);
+             RawConnection active = new RawConnection(server)) {
+            assertThat(idle.get("/fast").bodyText()).isEqualTo("fast");
+            listener.awaitCount(parking ? ConnectionState.PARKED : ConnectionState.IDLE, 1);
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+
+            CompletableFuture<Boolean> shutdown = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.shutdown(Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            assertThat(idle.readToEnd()).isEmpty(); // closed by the shutdown, without a response
+            assertThatThrownBy(() -> {
+                try (Socket socket = new Socket()) {
+                    socket.connect(address, 5000);
+                }
+            }).isInstanceOf(ConnectException.class);
+            assertThat(shutdown).isNotDone();
+
+            releaseSlow.countDown();
+            RawResponse response = active.readResponse();
+            assertThat(response.bodyText()).isEqualTo("slow done");
+            assertThat(response.header("Connection")).isEqualTo("close");
+            assertThat(active.isClosedByServer()).isTrue();
+            assertThat(shutdown.get(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(server.stats().open()).isZero();
+        assertThat(server.isRunning()).isFalse();
+    }
+
+    @Test
+    void requestStillRunningAtTheDeadlineIsCutOff() throws Exception {
+        HttpServer server = start(true);
+        try (RawConnection active = new RawConnection(server)) {
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(server.shutdown(Duration.ofMillis(100))).isFalse();
+            assertThat(active.isClosedByServer()).isTrue();
+            assertThat(server.stats().open()).isZero();
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+
+    @Test
+    void shutdownIsIdempotentAndAServerRunsOnce() throws Exception {
+        HttpServer server = start(true);
+        assertThat(server.shutdown(Duration.ofSeconds(1))).isTrue();
+        assertThat(server.shutdown(Duration.ofSeconds(1))).isTrue();
+        server.close();
+        assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void unstartedServerClosesQuietly() {
+        HttpServer server = HttpServer.builder().handler((request, response) -> { }).build();
+        server.close();
+        assertThatThrownBy(server::port).isInstanceOf(IllegalStateException.class);
+    }
+}

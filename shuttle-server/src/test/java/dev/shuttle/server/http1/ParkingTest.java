@@ -1,0 +1,76 @@
+package dev.shuttle.server.http1;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shuttle.server.ConnectionListener;
+import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.ServerLimits;
+import dev.shuttle.server.ServerTimeouts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** White-box check of what an idle connection holds: parked ones give their buffers back, unparked ones keep them. */
+class ParkingTest {
+    private static final int CONNECTIONS = 50;
+
+    @ParameterizedTest(name = "parking={0}")
+    @ValueSource(booleans = {true, false})
+    void idleConnectionsHoldBuffersOnlyWithoutParking(boolean parking) throws Exception {
+        ConnectionState idleState = parking ? ConnectionState.PARKED : ConnectionState.IDLE;
+        CountDownLatch allIdle = new CountDownLatch(CONNECTIONS);
+        ConnectionListener listener = (connection, from, to) -> {
+            if (to == idleState) {
+                allIdle.countDown();
+            }
+        };
+        Http1Server server = new Http1Server(new Http1Server.Config(
+                (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
+                listener, parking));
+        server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < CONNECTIONS; i++) {
+                Socket socket = new Socket();
+                sockets.add(socket);
+                socket.connect(server.localAddress());
+                socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                readResponse(socket.getInputStream());
+            }
+            assertThat(allIdle.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(server.connections()).hasSize(CONNECTIONS).allSatisfy(connection -> {
+                assertThat(connection.state()).isEqualTo(idleState);
+                assertThat(connection.holdsBuffers()).isEqualTo(!parking);
+            });
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+            server.shutdown(Duration.ofSeconds(2));
+        }
+    }
+
+    /** Reads one "ok" response with a Content-Length of 2: the head, then two bytes. */
+    private static void readResponse(InputStream in) throws IOException {
+        int matched = 0;
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        while (matched < end.length) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed");
+            }
+            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        assertThat(new String(in.readNBytes(2), StandardCharsets.US_ASCII)).isEqualTo("ok");
+    }
+}

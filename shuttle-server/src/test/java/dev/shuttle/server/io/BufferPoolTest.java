@@ -1,0 +1,40 @@
+package dev.shuttle.server.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+class BufferPoolTest {
+    @Test
+    void releasedBuffersAreReusedCleared() {
+        BufferPool pool = new BufferPool(64, 4);
+        ByteBuffer buffer = pool.acquire();
+        buffer.put((byte) 1).flip();
+        pool.release(buffer);
+        ByteBuffer again = pool.acquire();
+        assertThat(again).isSameAs(buffer);
+        assertThat(again.position()).isZero();
+        assertThat(again.limit()).isEqualTo(64);
+    }
+
+    @Test
+    void keepsAtMostItsBoundAndAllocatesBeyondIt() {
+        BufferPool pool = new BufferPool(16, 2);
+        ByteBuffer a = pool.acquire();
+        ByteBuffer b = pool.acquire();
+        ByteBuffer c = pool.acquire();
+        assertThat(a).isNotSameAs(b).isNotSameAs(c);
+        pool.release(a);
+        pool.release(b);
+        pool.release(c);
+        assertThat(pool.pooled()).isEqualTo(2);
+    }
+
+    @Test
+    void refusesForeignBuffers() {
+        BufferPool pool = new BufferPool(16, 2);
+        assertThatThrownBy(() -> pool.release(ByteBuffer.allocate(8))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
