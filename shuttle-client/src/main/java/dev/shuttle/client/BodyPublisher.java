@@ -1,0 +1,151 @@
+package dev.shuttle.client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A request body. A known {@link #contentLength()} is sent with a Content-Length header, an unknown one (-1) chunked.
+ * A {@link #isReplayable() replayable} body can be written again, which a retry needs; all factories here are
+ * replayable (a stream body asks its supplier for a fresh stream each time).
+ */
+public interface BodyPublisher {
+    /** The body's length in bytes, or -1 when unknown (sent chunked). */
+    long contentLength();
+
+    /** Whether {@link #writeTo} may be called more than once, each time writing the same bytes. */
+    boolean isReplayable();
+
+    /** Writes the whole body. Must write exactly {@link #contentLength()} bytes when that is known. */
+    void writeTo(OutputStream out) throws IOException;
+
+    /** No body at all: no Content-Length for GET/HEAD/DELETE..., {@code Content-Length: 0} for POST/PUT/PATCH. */
+    static BodyPublisher none() {
+        return Bodies.NONE;
+    }
+
+    static BodyPublisher ofBytes(byte[] bytes) {
+        return ofBytes(bytes, 0, bytes.length);
+    }
+
+    /** The given range of {@code bytes}, copied now so later changes to the array do not leak into the body. */
+    static BodyPublisher ofBytes(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        return new Bodies.OfBytes(Arrays.copyOfRange(bytes, offset, offset + length));
+    }
+
+    static BodyPublisher ofString(String text) {
+        return ofString(text, StandardCharsets.UTF_8);
+    }
+
+    static BodyPublisher ofString(String text, Charset charset) {
+        return new Bodies.OfBytes(text.getBytes(charset));
+    }
+
+    /** A body of unknown length (sent chunked) read from a fresh stream for each attempt. */
+    static BodyPublisher ofStream(Supplier<? extends InputStream> streams) {
+        return new Bodies.OfStream(Objects.requireNonNull(streams, "streams"), -1);
+    }
+
+    /** A body of exactly {@code length} bytes read from a fresh stream for each attempt. */
+    static BodyPublisher ofStream(Supplier<? extends InputStream> streams, long length) {
+        if (length < 0) {
+            throw new IllegalArgumentException("negative length " + length);
+        }
+        return new Bodies.OfStream(Objects.requireNonNull(streams, "streams"), length);
+    }
+
+    /** The file's content; its size is taken now and must not change before the request is sent. */
+    static BodyPublisher ofFile(Path file) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Bodies.OfStream(() -> {
+            try {
+                return Files.newInputStream(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, size);
+    }
+}
+
+/** The built-in publishers. */
+final class Bodies {
+    static final BodyPublisher NONE = new BodyPublisher() {
+        @Override
+        public long contentLength() {
+            return 0;
+        }
+
+        @Override
+        public boolean isReplayable() {
+            return true;
+        }
+
+        @Override
+        public void writeTo(OutputStream out) {
+        }
+
+        @Override
+        public String toString() {
+            return "BodyPublisher.none()";
+        }
+    };
+
+    private Bodies() {
+    }
+
+    record OfBytes(byte[] bytes) implements BodyPublisher {
+        @Override
+        public long contentLength() {
+            return bytes.length;
+        }
+
+        @Override
+        public boolean isReplayable() {
+            return true;
+        }
+
+        @Override
+        public void writeTo(OutputStream out) throws IOException {
+            out.write(bytes);
+        }
+    }
+
+    record OfStream(Supplier<? extends InputStream> streams, long length) implements BodyPublisher {
+        @Override
+        public long contentLength() {
+            return length;
+        }
+
+        @Override
+        public boolean isReplayable() {
+            return true;
+        }
+
+        @Override
+        public void writeTo(OutputStream out) throws IOException {
+            InputStream in;
+            try {
+                in = streams.get();
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            try (in) {
+                in.transferTo(out);
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.shuttle.client;
+
+import dev.shuttle.client.drain.Drainer;
+import dev.shuttle.client.http1.Http1Dialer;
+import dev.shuttle.client.internal.BufferPool;
+import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.Scheduler;
+import dev.shuttle.client.internal.StatsRecorder;
+import dev.shuttle.client.pool.ConnectionPool;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Everything a client is, apart from the public face: kept separate so that the leak guard of {@link HttpClient} can
+ * refer to it without keeping the client reachable. Thread-safe.
+ */
+final class ClientCore {
+    private static final System.Logger LOG = System.getLogger(HttpClient.class.getName());
+    /** 16 KiB reads: a TLS record's size later, and enough for most heads and small bodies in one read. */
+    private static final int READ_BUFFER_BYTES = 16 * 1024;
+    /** Free read buffers kept for reuse; more active exchanges than this allocate and drop their own. */
+    private static final int POOLED_BUFFERS = 64;
+
+    final ClientSettings settings;
+    final StatsRecorder stats = new StatsRecorder();
+    final Scheduler scheduler = new Scheduler("shuttle-client-timer");
+    final ConnectionPool pool;
+    final Drainer drainer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    ClientCore(ClientSettings settings) {
+        this.settings = settings;
+        BufferPool buffers = new BufferPool(READ_BUFFER_BYTES, POOLED_BUFFERS);
+        Http1Dialer dialer = new Http1Dialer(settings.connectTimeout(), buffers, settings.limits(),
+                settings.nanoClock());
+        this.pool = new ConnectionPool(settings.pool(), settings.drainPolicy(), dialer, settings.nanoClock(),
+                scheduler, stats);
+        this.drainer = new Drainer(settings.drainPolicy(), settings.nanoClock());
+    }
+
+    Response send(Request request) throws IOException {
+        if (closed.get()) {
+            throw new IllegalStateException("client closed");
+        }
+        return new RealCall(this, request).execute();
+    }
+
+    CompletableFuture<Response> sendAsync(Request request) {
+        CompletableFuture<Response> future = new CompletableFuture<>();
+        Thread thread = Thread.ofVirtual().name("shuttle-send").unstarted(() -> {
+            try {
+                Response response = send(request);
+                if (!future.complete(response)) {
+                    response.close(); // cancelled meanwhile: nobody will close it
+                }
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        future.whenComplete((response, error) -> {
+            if (future.isCancelled()) {
+                thread.interrupt();
+            }
+        });
+        thread.start();
+        return future;
+    }
+
+    ClientStats stats() {
+        return stats.snapshot(pool.gauges(), pool.handOffWaits(), pool.handOffDials());
+    }
+
+    void close() {
+        if (closed.compareAndSet(false, true)) {
+            pool.close();
+        }
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /** The leak guard's action for the client; refers to this core only. */
+    Runnable leakAction() {
+        return () -> {
+            if (!closed.get()) {
+                LOG.log(System.Logger.Level.WARNING, "HttpClient was never closed; closing its "
+                        + pool.idleCount() + " idle connections");
+                close();
+            }
+        };
+    }
+}

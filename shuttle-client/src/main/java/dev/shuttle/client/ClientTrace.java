@@ -1,0 +1,86 @@
+package dev.shuttle.client;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * Per-request events, like Go's {@code httptrace.ClientTrace}. Every method defaults to a no-op; implement the ones
+ * you need. Register one client-wide ({@link HttpClient.Builder#trace}) and/or per request
+ * ({@link Request.Builder#trace}); both receive every event.
+ *
+ * <p>Order, for one attempt (brackets: only sometimes):
+ * <pre>
+ * getConn
+ *   [dnsStart → dnsDone]                a dial was started for this request
+ *   [connectStart → connectDone]...     one per address tried
+ * gotConn
+ * wroteHeaders → wroteRequest
+ * gotFirstResponseByte
+ * ... the caller reads the body ...
+ * bodyClosed                           once, when the body's fate is known
+ * </pre>
+ * A failed attempt on a reused connection that is retried fires {@code retrying} and starts again at
+ * {@code getConn}.
+ *
+ * <p>Rules: methods must be fast and must not throw (an exception is logged and ignored). They may run on threads
+ * other than the caller's: {@code connectStart/connectDone} run on the dialing thread, and a request may get a
+ * connection freed by another request before its own dial finishes ({@code connectDone} then comes after
+ * {@code gotConn}, and the dialed connection goes to the pool). {@code bodyClosed} for a background drain runs on
+ * the drain's thread when the drain ends, after {@code close()} returned.
+ */
+public interface ClientTrace {
+    ClientTrace NONE = new ClientTrace() {
+    };
+
+    /** The request asks the pool for a connection to {@code origin}. */
+    default void getConn(Origin origin) {
+    }
+
+    /** Name resolution of {@code host} begins (skipped for address literals). */
+    default void dnsStart(String host) {
+    }
+
+    /** Name resolution ended; {@code addresses} is empty and {@code error} non-null on failure. */
+    default void dnsDone(String host, List<InetAddress> addresses, IOException error) {
+    }
+
+    /** A TCP connect to {@code address} begins. */
+    default void connectStart(Origin origin, InetSocketAddress address) {
+    }
+
+    /** The TCP connect ended; {@code error} is null on success. */
+    default void connectDone(Origin origin, InetSocketAddress address, IOException error) {
+    }
+
+    /** The request has its connection. */
+    default void gotConn(ConnectionInfo connection) {
+    }
+
+    /** The request head was written (buffered; flushed with the body). */
+    default void wroteHeaders() {
+    }
+
+    /** The whole request was written and flushed; {@code error} is null on success. */
+    default void wroteRequest(IOException error) {
+    }
+
+    /** The first byte of the response arrived. */
+    default void gotFirstResponseByte() {
+    }
+
+    /** An attempt on a reused connection failed before any response byte and the request will be sent again. */
+    default void retrying(IOException cause) {
+    }
+
+    /**
+     * The body was closed and what happens to its connection is decided.
+     *
+     * @param bytesRead      body bytes the caller read
+     * @param outcome        what became of the connection
+     * @param bytesDiscarded body bytes the client read and threw away to reuse (or try to reuse) the connection
+     */
+    default void bodyClosed(long bytesRead, DrainOutcome outcome, long bytesDiscarded) {
+    }
+}

@@ -1,0 +1,21 @@
+package dev.shuttle.client;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * The connection a request got, reported by {@link ClientTrace#gotConn}; like Go's {@code httptrace.GotConnInfo}.
+ *
+ * @param id            unique per client, increasing in dial order, starting at 1
+ * @param origin        where it goes
+ * @param localAddress  the client side of the socket
+ * @param remoteAddress the server side of the socket
+ * @param reused        false only for a connection dialed for this request and not used before
+ * @param wasIdle       taken from the idle pool (false: freshly dialed, or handed over straight from another
+ *                      request or from a background drain)
+ * @param idleTime      how long it sat idle, when {@code wasIdle}; ZERO otherwise
+ * @param afterDrain    handed over straight from a background drain (hand-off rule)
+ */
+public record ConnectionInfo(long id, Origin origin, InetSocketAddress localAddress, InetSocketAddress remoteAddress,
+                             boolean reused, boolean wasIdle, Duration idleTime, boolean afterDrain) {
+}

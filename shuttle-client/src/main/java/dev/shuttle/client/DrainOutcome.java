@@ -1,0 +1,31 @@
+package dev.shuttle.client;
+
+/**
+ * What became of a response body's connection when the caller closed the body. Exactly one outcome per response,
+ * reported through {@link ClientTrace#bodyClosed} and counted in {@link ClientStats#drains()}.
+ */
+public enum DrainOutcome {
+    /** The body had been read to its end: the connection went back to the pool, nothing was discarded. */
+    COMPLETE,
+    /** The rest of the body was already buffered or readable without blocking: drained inside {@code close()}. */
+    REUSED_INLINE,
+    /** Drained on a background virtual thread within the policy's caps, then handed to the pool or a waiter. */
+    REUSED_ASYNC,
+    /** The background drain hit the byte cap before the end of the body: the connection was closed. */
+    ABANDONED_BYTES,
+    /** The background drain hit the time cap before the end of the body: the connection was closed. */
+    ABANDONED_TIME,
+    /** Draining failed (truncated or malformed body, reset, client closed): the connection was closed. */
+    ABANDONED_ERROR,
+    /** The connection could not be reused anyway ({@code Connection: close}, close-delimited body, keep-alive off). */
+    SKIPPED_CLOSE,
+    /** The declared Content-Length left more unread bytes than the policy's byte cap: closed, nothing read. */
+    SKIPPED_LENGTH,
+    /** The policy drains nothing ({@link DrainPolicy#none()}): closed at once, as Go 1.26 and earlier do. */
+    SKIPPED_POLICY;
+
+    /** True when the connection survived: it went back to the pool (or to a waiting request). */
+    public boolean reused() {
+        return this == COMPLETE || this == REUSED_INLINE || this == REUSED_ASYNC;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.shuttle.client;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the client does with the unread rest of an HTTP/1.1 response body when the caller closes it early.
+ *
+ * <p>The steps, in order (a step not enabled here is skipped):
+ * <ol>
+ *   <li>{@code Connection: close}, a close-delimited body or keep-alive off: close the connection, read nothing
+ *       ({@link DrainOutcome#SKIPPED_CLOSE}); a declared Content-Length leaving more than {@link #maxBytes()} unread:
+ *       close ({@link DrainOutcome#SKIPPED_LENGTH}).</li>
+ *   <li>{@link #inline()}: consume what is buffered or readable without blocking, up to the byte cap; if that
+ *       reaches the end, the connection is idle before {@code close()} returns.</li>
+ *   <li>Drain the rest on a background virtual thread, within {@link #maxBytes()} and {@link #maxTime()};
+ *       {@code close()} never waits for it.</li>
+ *   <li>{@link #handOff()}: a request that finds no idle connection but a draining one waits for it when the drain
+ *       is expected to finish before a new dial would (dial cost and drain speed are learned per origin), and
+ *       otherwise dials while still taking the drained connection if that is ready first. Without hand-off the
+ *       request dials at once, and still takes the drained connection if it is ready first.</li>
+ * </ol>
+ *
+ * @param maxBytes body bytes the client will read and discard per response; 0 with {@link #none()}
+ * @param maxTime  how long a background drain may take; ZERO with {@link #none()}
+ * @param inline   whether {@code close()} first consumes what has already arrived
+ * @param handOff  whether a request may wait for a draining connection instead of dialing
+ */
+public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boolean handOff) {
+    /** Go 1.27's caps: 256 KiB is a few milliseconds on a slow link and far less than a TLS handshake costs. */
+    public static final long DEFAULT_MAX_BYTES = 256 * 1024;
+    /** Go 1.27's cap: 50 ms is about one intercontinental round trip, what a new connection costs at least. */
+    public static final Duration DEFAULT_MAX_TIME = Duration.ofMillis(50);
+
+    private static final DrainPolicy NONE = new DrainPolicy(0, Duration.ZERO, false, false);
+    private static final DrainPolicy DEFAULTS = new DrainPolicy(DEFAULT_MAX_BYTES, DEFAULT_MAX_TIME, true, true);
+
+    public DrainPolicy {
+        Objects.requireNonNull(maxTime, "maxTime");
+        if (maxBytes < 0 || maxTime.isNegative()) {
+            throw new IllegalArgumentException("negative cap: " + maxBytes + " bytes, " + maxTime);
+        }
+        if ((maxBytes == 0 || maxTime.isZero()) && (inline || handOff)) {
+            throw new IllegalArgumentException("inline drain or hand-off need non-zero caps");
+        }
+    }
+
+    /** Never drain: closing an unread body closes its connection (Go 1.26 and earlier, Jetty, the JDK client). */
+    public static DrainPolicy none() {
+        return NONE;
+    }
+
+    /**
+     * Go 1.27's behaviour: a background drain capped at {@code maxBytes} and {@code maxTime}, no inline path and no
+     * waiting for a draining connection (a request that dials still takes the drained connection if it is first).
+     */
+    public static DrainPolicy bounded(long maxBytes, Duration maxTime) {
+        if (maxBytes <= 0 || maxTime.isZero() || maxTime.isNegative()) {
+            throw new IllegalArgumentException("bounded drain needs positive caps: " + maxBytes + ", " + maxTime);
+        }
+        return new DrainPolicy(maxBytes, maxTime, false, false);
+    }
+
+    /** Shuttle's default: inline, then background drain within 256 KiB and 50 ms, with hand-off. */
+    public static DrainPolicy defaults() {
+        return DEFAULTS;
+    }
+
+    /** True unless this is {@link #none()}-like: some bytes may be drained. */
+    public boolean drains() {
+        return maxBytes > 0 && !maxTime.isZero();
+    }
+}

@@ -1,0 +1,205 @@
+package dev.shuttle.client;
+
+import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.Leaks;
+import dev.shuttle.wire.http1.Http1Limits;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.ref.Cleaner;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
+
+/**
+ * An HTTP/1.1 client with a connection pool. Build one, share it everywhere, close it at shutdown: it is thread-safe
+ * and meant to be long-lived (a client per call pays a new connection per call).
+ *
+ * <pre>{@code
+ * try (HttpClient client = HttpClient.create();
+ *      Response response = client.send(Request.get("http://localhost:8080/status"))) {
+ *     if (response.status() != 200) { ... }   // closing an unread body still keeps the connection
+ * }
+ * }</pre>
+ *
+ * <p>{@link #send} blocks; call it from virtual threads for concurrency. {@link #sendAsync} is a convenience that runs
+ * {@code send} on a virtual thread. Closing the client closes idle and draining connections at once; responses still
+ * open keep their connection until they are closed, which then closes it. A client that becomes unreachable unclosed
+ * is logged and its idle connections closed.
+ */
+public final class HttpClient implements AutoCloseable {
+    private final ClientCore core;
+    private final Cleaner.Cleanable leakGuard;
+
+    private HttpClient(ClientSettings settings) {
+        this.core = new ClientCore(settings);
+        this.leakGuard = Leaks.register(this, core.leakAction());
+    }
+
+    /** A client with every default. */
+    public static HttpClient create() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Sends the request and returns once the response head has arrived; the body streams from the returned response,
+     * which must be closed. An idempotent request that fails on a reused connection before any response byte arrived
+     * is sent once more on a new connection (see {@link Request#isIdempotent()}).
+     *
+     * @throws HttpTimeoutException     when a configured timeout expires
+     * @throws InterruptedIOException   when the calling thread is interrupted (the connection is closed, not pooled)
+     * @throws IOException              on connection failures and malformed responses
+     * @throws IllegalStateException    when the client is closed
+     */
+    public Response send(Request request) throws IOException {
+        Objects.requireNonNull(request, "request");
+        return core.send(request);
+    }
+
+    /**
+     * Runs {@link #send} on a new virtual thread. Cancelling the future interrupts that thread, which closes the
+     * connection of an exchange in progress; a response that arrives after cancellation is closed.
+     */
+    public CompletableFuture<Response> sendAsync(Request request) {
+        Objects.requireNonNull(request, "request");
+        return core.sendAsync(request);
+    }
+
+    /** A snapshot of this client's counters. */
+    public ClientStats stats() {
+        return core.stats();
+    }
+
+    /**
+     * Closes idle and draining connections and refuses new requests. Open responses keep working; their connections
+     * close when they do. Idempotent.
+     */
+    @Override
+    public void close() {
+        core.close();
+        leakGuard.clean();
+    }
+
+    /** Access for this module's tests (package-private: not part of the API). */
+    ClientCore core() {
+        return core;
+    }
+
+    /** Hand-written builder; every option has a working default, stated with the reason for it. */
+    public static final class Builder {
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration responseHeaderTimeout;
+        private Duration readTimeout;
+        private Duration callTimeout;
+        private PoolConfig pool = PoolConfig.defaults();
+        private DrainPolicy drainPolicy = DrainPolicy.defaults();
+        private boolean keepAlive = true;
+        private ClientTrace trace = ClientTrace.NONE;
+        private Http1Limits limits = Http1Limits.clientDefaults();
+        private String userAgent = "shuttle/0.1";
+        private LongSupplier nanoClock = System::nanoTime;
+
+        private Builder() {
+        }
+
+        /**
+         * Default 10 s, as OkHttp: long enough for a slow handshake across the world, short enough that a dead
+         * host fails while the caller still cares. Null means none (the OS's own connect timeout).
+         */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * Time from the request written to the response head received. Default none, as Go's
+         * {@code ResponseHeaderTimeout}: how long a server may think is the caller's knowledge, not the library's.
+         */
+        public Builder responseHeaderTimeout(Duration timeout) {
+            this.responseHeaderTimeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * Longest wait for the next byte while reading the response (head or body). Default none, as Go and the JDK:
+         * long polls and slow streams are legitimate; set it for servers you do not trust.
+         */
+        public Builder readTimeout(Duration timeout) {
+            this.readTimeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * Whole-call limit, from {@code send} to the body's end, including waiting for a connection and retries.
+         * Default none; a request's own {@link Request.Builder#timeout} overrides it.
+         */
+        public Builder callTimeout(Duration timeout) {
+            this.callTimeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /** Default {@link PoolConfig#defaults()}. */
+        public Builder pool(PoolConfig pool) {
+            this.pool = Objects.requireNonNull(pool, "pool");
+            return this;
+        }
+
+        /** Default {@link DrainPolicy#defaults()}: inline, background drain within 256 KiB and 50 ms, hand-off. */
+        public Builder drainPolicy(DrainPolicy drainPolicy) {
+            this.drainPolicy = Objects.requireNonNull(drainPolicy, "drainPolicy");
+            return this;
+        }
+
+        /**
+         * Default true. False sends {@code Connection: close} and never reuses a connection (Go's
+         * {@code DisableKeepAlives}): one connection per request, closed with its response.
+         */
+        public Builder keepAlive(boolean keepAlive) {
+            this.keepAlive = keepAlive;
+            return this;
+        }
+
+        /** A trace receiving every request's events, in addition to each request's own. Default none. */
+        public Builder trace(ClientTrace trace) {
+            this.trace = Objects.requireNonNull(trace, "trace");
+            return this;
+        }
+
+        /** Response parsing limits. Default {@link Http1Limits#clientDefaults()}. */
+        public Builder limits(Http1Limits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /** Default {@code shuttle/0.1}; a request's own {@code User-Agent} header wins; null sends none. */
+        public Builder userAgent(String userAgent) {
+            this.userAgent = userAgent;
+            return this;
+        }
+
+        /**
+         * The monotonic clock (nanoseconds) the pool reads for idle times and learned costs. Default
+         * {@link System#nanoTime()}; tests pass a fake one.
+         */
+        public Builder nanoClock(LongSupplier nanoClock) {
+            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+            return this;
+        }
+
+        public HttpClient build() {
+            return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, callTimeout,
+                    pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock));
+        }
+
+        private static Duration checkTimeout(Duration timeout) {
+            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+                throw new IllegalArgumentException("timeout must be positive (or null for none): " + timeout);
+            }
+            return timeout;
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package dev.shuttle.client;
+
+import dev.shuttle.client.http1.ResponseBody;
+import dev.shuttle.client.internal.Leaks;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http1.ResponseHead;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.ref.Cleaner;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
+import java.util.Locale;
+
+/**
+ * A response whose head has arrived; the body streams from the connection. <strong>Close it</strong>
+ * (try-with-resources): closing returns the connection to the pool, draining the unread rest of the body as the
+ * client's {@link DrainPolicy} allows, without blocking. A response that becomes unreachable unclosed is logged (with
+ * its method and URL) and its connection closed.
+ *
+ * <p>The body may be consumed once, as a stream ({@link #body()}) or whole ({@link #bytes()}, {@link #string()}), or
+ * thrown away while keeping the connection ({@link #discard()}). A body that ends early (the server closed the
+ * connection before the declared length, or malformed chunking) fails with an {@link IOException}, never a short
+ * read. Status and headers may be read from any thread; the body stream belongs to one reading thread at a time, and
+ * {@link #close()} may be called from any thread, even while another reads.
+ */
+public final class Response implements AutoCloseable {
+    private final Request request;
+    private final ResponseHead head;
+    private final ResponseBody body;
+    private final ConnectionInfo connection;
+    private final Cleaner.Cleanable leakGuard;
+
+    Response(Request request, ResponseHead head, ResponseBody body, ConnectionInfo connection) {
+        this.request = request;
+        this.head = head;
+        this.body = body;
+        this.connection = connection;
+        body.keepReachable(this); // a caller holding only body() keeps this response, and its leak guard, alive
+        this.leakGuard = Leaks.register(this, body.leakAction(request.method() + " " + request.uri()));
+    }
+
+    public Request request() {
+        return request;
+    }
+
+    public int status() {
+        return head.status();
+    }
+
+    public String reason() {
+        return head.reason();
+    }
+
+    public HttpVersion version() {
+        return head.version();
+    }
+
+    public Headers headers() {
+        return head.headers();
+    }
+
+    /** Shortcut for {@code headers().first(name)}. */
+    public String header(String name) {
+        return head.headers().first(name);
+    }
+
+    /** The connection this response came over (whether it was reused, idle time, addresses). */
+    public ConnectionInfo connection() {
+        return connection;
+    }
+
+    /**
+     * Trailer fields of a chunked body; empty for other framings.
+     *
+     * @throws IllegalStateException when the body has not been read to its end
+     */
+    public Headers trailers() {
+        if (!body.isComplete()) {
+            throw new IllegalStateException("trailers arrive after the body: read it to the end first");
+        }
+        return body.trailers();
+    }
+
+    /**
+     * The body as a stream: -1 exactly at its end, an IOException if it is cut short. Closing the stream closes the
+     * response.
+     */
+    public InputStream body() {
+        return body;
+    }
+
+    /**
+     * Reads the whole body, up to the largest array a JVM can hold. For bodies from servers you do not control,
+     * prefer {@link #bytes(int)}, which bounds the memory a server can make you spend.
+     */
+    public byte[] bytes() throws IOException {
+        return bytes(Integer.MAX_VALUE - 8);
+    }
+
+    /**
+     * Reads the whole body and closes the response.
+     *
+     * @throws IOException when the body is longer than {@code maxBytes} (the response is closed, the rest drained
+     *                     or dropped per the drain policy)
+     */
+    public byte[] bytes(int maxBytes) throws IOException {
+        try (this) {
+            long declared = body.declaredLength();
+            if (declared > maxBytes) {
+                throw new IOException("body of " + declared + " bytes exceeds the limit of " + maxBytes);
+            }
+            byte[] bytes = body.readNBytes(maxBytes);
+            if (bytes.length == maxBytes && body.read() != -1) {
+                throw new IOException("body exceeds the limit of " + maxBytes + " bytes");
+            }
+            return bytes;
+        }
+    }
+
+    /** Reads the whole body as text in the charset of its Content-Type (UTF-8 when none is named) and closes. */
+    public String string() throws IOException {
+        return new String(bytes(), charset());
+    }
+
+    /**
+     * Reads the rest of the body to its end, throwing it away, and closes: the connection is reused whatever its
+     * size, at the price of receiving it all. {@link #close()} alone drains within the policy's caps.
+     */
+    public void discard() throws IOException {
+        try (this) {
+            body.skipToEnd();
+        }
+    }
+
+    /**
+     * Closes the body; never blocks on the network. The connection goes back to the pool when the body was read to
+     * its end or could be drained, per the client's {@link DrainPolicy}. Idempotent; safe from any thread.
+     */
+    @Override
+    public void close() {
+        body.close();
+        leakGuard.clean(); // unregisters; the action sees the body closed and does nothing
+    }
+
+    private Charset charset() {
+        String type = head.headers().first("Content-Type");
+        if (type != null) {
+            for (String parameter : type.split(";")) {
+                String p = parameter.trim();
+                if (p.toLowerCase(Locale.ROOT).startsWith("charset=")) {
+                    String name = p.substring(8).trim().replace("\"", "");
+                    try {
+                        return Charset.forName(name);
+                    } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+                        return StandardCharsets.UTF_8;
+                    }
+                }
+            }
+        }
+        return StandardCharsets.UTF_8;
+    }
+
+    @Override
+    public String toString() {
+        return "Response[" + head.status() + " " + request + "]";
+    }
+}

@@ -1,0 +1,320 @@
+package dev.shuttle.client.http1;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.DrainOutcome;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.drain.DrainTarget;
+import dev.shuttle.client.drain.Drainer;
+import dev.shuttle.client.internal.StatsRecorder;
+import dev.shuttle.client.pool.Lease;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.http1.BodyDecoder;
+import dev.shuttle.wire.http1.BodyInputStream;
+import dev.shuttle.wire.http1.Http1Source;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The state of one response body and of its connection's lease, shared by the caller's reads, {@code close()} from
+ * any thread, a background drain and the leak guard. It releases the lease exactly once.
+ *
+ * <p>Lifecycle ({@link State}):
+ * <pre>
+ *   OPEN --read reaches the end: lease released (reusable)--> ENDED --close--> CLOSED  (COMPLETE)
+ *   OPEN --read fails: connection closed, lease released-----> FAILED --close--> CLOSED (ABANDONED_ERROR)
+ *   OPEN --close before the end: {@link Drainer} takes the lease-------------> CLOSED   (its outcome)
+ * </pre>
+ *
+ * <p>Locking: {@code ioLock} is held for each read and for the close decision, so they never interleave; it is not
+ * held by a background drain, which starts only after the state became CLOSED (reads then fail without touching the
+ * connection). {@code close()} never waits for a read in progress on another thread: it sets
+ * {@code closeRequested} and lets a virtual thread take the lock once that read returns, aborting the connection if
+ * the read is still blocked after the drain time cap. This is the close/read race that deadlocked in Go 1.27
+ * (golang/go#81404).
+ */
+final class Http1Body implements DrainTarget {
+    private static final System.Logger LOG = System.getLogger(Http1Body.class.getName());
+
+    enum State { OPEN, ENDED, FAILED, CLOSED }
+
+    private final Lease lease;
+    private final Http1Connection connection;
+    private final BodyInputStream stream;
+    private final BodyDecoder decoder;
+    private final boolean reusable;
+    private final Drainer drainer;
+    private final Duration closeWait;
+    private final ClientTrace trace;
+    private final StatsRecorder stats;
+    /** Cancels the call's timeout once the body's fate is settled; runs at most once. */
+    private final Runnable onSettled;
+    private final long declaredLength;
+
+    private final ReentrantLock ioLock = new ReentrantLock();
+    /** Written under ioLock; volatile so close() and reads can check it first without the lock. */
+    private volatile State state = State.OPEN;
+    /** Set by a close() that found a read in progress; later reads fail at once. */
+    private volatile boolean closeRequested;
+    /** Set first thing by close(): the leak guard, which close() also runs, must then stay silent. */
+    private volatile boolean closeCalled;
+    /** Guarded by ioLock. */
+    private long bytesRead;
+    /** Guarded by ioLock: the failure of a read, rethrown by later reads. */
+    private IOException failure;
+    private final AtomicBoolean reported = new AtomicBoolean();
+
+    Http1Body(Lease lease, Http1Connection connection, BodyDecoder decoder, boolean reusable, Drainer drainer,
+              Duration closeWait, ClientTrace trace, StatsRecorder stats, Runnable onSettled) {
+        this.lease = lease;
+        this.connection = connection;
+        this.decoder = decoder;
+        this.stream = new BodyInputStream(connection.source(), decoder);
+        this.reusable = reusable;
+        this.drainer = drainer;
+        this.closeWait = closeWait;
+        this.trace = trace;
+        this.stats = stats;
+        this.onSettled = onSettled;
+        this.declaredLength = decoder.remainingLength();
+        if (decoder.isComplete()) {
+            endLocked(); // no body (HEAD, 204, 304, Content-Length: 0): the connection is free right away
+        }
+    }
+
+    int read(byte[] b, int off, int len) throws IOException {
+        checkReadable();
+        ioLock.lock();
+        try {
+            checkReadable();
+            if (state == State.ENDED) {
+                return -1;
+            }
+            if (state == State.FAILED) {
+                throw failure;
+            }
+            int n;
+            try {
+                n = stream.read(b, off, len);
+            } catch (IOException e) {
+                throw failLocked(e);
+            }
+            if (n > 0) {
+                bytesRead += n;
+            }
+            if (decoder.isComplete()) {
+                endLocked();
+            }
+            return n;
+        } finally {
+            ioLock.unlock();
+        }
+    }
+
+    /** Reads to the end, throwing the bytes away (blocking, no cap): {@code Response.discard()}. */
+    void skipToEnd() throws IOException {
+        checkReadable();
+        ioLock.lock();
+        try {
+            checkReadable();
+            if (state == State.FAILED) {
+                throw failure;
+            }
+            if (state == State.OPEN) {
+                try {
+                    stream.skipBlocking(Long.MAX_VALUE);
+                } catch (IOException e) {
+                    throw failLocked(e);
+                }
+                endLocked();
+            }
+        } finally {
+            ioLock.unlock();
+        }
+    }
+
+    int available() {
+        return state == State.OPEN && ioLock.tryLock() ? availableLocked() : 0;
+    }
+
+    private int availableLocked() {
+        try {
+            return stream.available();
+        } finally {
+            ioLock.unlock();
+        }
+    }
+
+    private void checkReadable() throws IOException {
+        if (closeRequested || state == State.CLOSED) {
+            throw new IOException("response body closed");
+        }
+    }
+
+    private void endLocked() {
+        state = State.ENDED;
+        onSettled.run(); // before the release: once released, the connection may be another call's
+        // Bytes after the end of the body were never asked for: the connection cannot be trusted with another.
+        lease.release(reusable && connection.source().buffered() == 0);
+    }
+
+    private IOException failLocked(IOException e) {
+        IOException cause = connection.abortReason();
+        IOException reported = e;
+        if (cause instanceof HttpTimeoutException timeout) {
+            reported = new HttpTimeoutException(timeout.kind(), timeout.getMessage());
+            reported.initCause(e);
+        } else if (cause != null) {
+            reported = new IOException(cause.getMessage(), e);
+        }
+        failure = reported;
+        state = State.FAILED;
+        onSettled.run();
+        connection.abort(reported);
+        lease.release(false);
+        return reported;
+    }
+
+    void close() {
+        closeCalled = true;
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (ioLock.tryLock()) {
+            try {
+                closeLocked();
+            } finally {
+                ioLock.unlock();
+            }
+            return;
+        }
+        closeRequested = true;
+        Thread.ofVirtual().name("shuttle-close").start(this::closeAfterRead);
+    }
+
+    /** On its own thread: waits for the read in progress, at most the drain time cap, then closes. */
+    private void closeAfterRead() {
+        boolean locked = false;
+        try {
+            locked = ioLock.tryLock(closeWait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!locked) {
+            connection.abort(new IOException("response body closed while another thread was blocked reading it"));
+            ioLock.lock();
+        }
+        try {
+            closeLocked();
+        } finally {
+            ioLock.unlock();
+        }
+    }
+
+    private void closeLocked() {
+        assert ioLock.isHeldByCurrentThread();
+        State was = state;
+        if (was == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        switch (was) {
+            case ENDED -> finished(DrainOutcome.COMPLETE, 0);
+            case FAILED -> finished(DrainOutcome.ABANDONED_ERROR, 0);
+            case OPEN -> {
+                onSettled.run();
+                drainer.closeEarly(this);
+            }
+            default -> throw new IllegalStateException("state: " + was);
+        }
+    }
+
+    /**
+     * The response became unreachable, or was closed (a Cleaner runs its action on close too): if it was never closed
+     * and still holds its connection, report it and release that.
+     */
+    void leaked(String request) {
+        if (closeCalled || !ioLock.tryLock()) {
+            return; // in use: not leaked after all
+        }
+        try {
+            if (state == State.OPEN) {
+                LOG.log(System.Logger.Level.WARNING, "response to " + request + " was never closed; closing its"
+                        + " connection (close every Response, e.g. with try-with-resources)");
+                state = State.CLOSED;
+                onSettled.run();
+                connection.abort(new IOException("response leaked"));
+                lease.release(false);
+                finished(DrainOutcome.ABANDONED_ERROR, 0);
+            } else if (state != State.CLOSED) {
+                closeLocked(); // read to its end or failed: nothing held, just settle the report
+            }
+        } finally {
+            ioLock.unlock();
+        }
+    }
+
+    boolean isComplete() {
+        return decoder.isComplete();
+    }
+
+    Headers trailers() {
+        return decoder.trailers();
+    }
+
+    long declaredLength() {
+        return declaredLength;
+    }
+
+    // --- DrainTarget: used by the Drainer after close(), by one thread at a time ---
+
+    @Override
+    public BodyInputStream stream() {
+        return stream;
+    }
+
+    @Override
+    public BodyDecoder decoder() {
+        return decoder;
+    }
+
+    @Override
+    public Http1Source source() {
+        return connection.source();
+    }
+
+    @Override
+    public void drainDeadline(long deadline) {
+        connection.source().idleTimeout(0);
+        connection.source().deadline(deadline, HttpTimeoutException.Kind.READ);
+    }
+
+    @Override
+    public boolean connectionReusable() {
+        return reusable;
+    }
+
+    @Override
+    public Lease lease() {
+        return lease;
+    }
+
+    @Override
+    public void abortConnection(IOException reason) {
+        connection.abort(reason);
+    }
+
+    @Override
+    public void finished(DrainOutcome outcome, long bytesDiscarded) {
+        if (reported.compareAndSet(false, true)) {
+            long read;
+            // bytesRead is final once the state is CLOSED; reading it without the lock from a drain thread is safe
+            // because the state write (volatile) happened after the last update.
+            read = bytesRead;
+            stats.drain(outcome, bytesDiscarded);
+            trace.bodyClosed(read, outcome, bytesDiscarded);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package dev.shuttle.client.http1;
+
+import dev.shuttle.client.BodyPublisher;
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Request;
+import dev.shuttle.client.drain.Drainer;
+import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.StatsRecorder;
+import dev.shuttle.client.pool.Lease;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http1.BodyDecoder;
+import dev.shuttle.wire.http1.BodyFraming;
+import dev.shuttle.wire.http1.ChunkedBodyOutputStream;
+import dev.shuttle.wire.http1.FixedLengthBodyOutputStream;
+import dev.shuttle.wire.http1.Http1HeadWriter;
+import dev.shuttle.wire.http1.RequestHead;
+import dev.shuttle.wire.http1.ResponseHead;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * One request and the head of its response on a leased connection: writes the request, reads the response head
+ * (skipping interim 1xx heads), then hands the connection to the response body. Runs on the calling thread.
+ *
+ * <p>Owns the lease until {@link #openBody} passes it to the body, or {@link #fail} releases it.
+ */
+public final class Http1Exchange {
+    /** Methods whose requests carry a body by definition: an empty one is sent as Content-Length: 0, as Go does. */
+    private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+    private static final int WRITE_BUFFER_BYTES = 8 * 1024;
+
+    private final Lease lease;
+    private final Http1Connection connection;
+    private final Request request;
+    private final ClientSettings settings;
+    private final ClientTrace trace;
+    private final LongSupplier clock;
+    /** Owned by the calling thread. */
+    private boolean responseStarted;
+
+    public Http1Exchange(Lease lease, Request request, ClientSettings settings, ClientTrace trace) {
+        this.lease = lease;
+        this.connection = (Http1Connection) lease.connection();
+        this.request = request;
+        this.settings = settings;
+        this.trace = trace;
+        this.clock = settings.nanoClock();
+    }
+
+    public Http1Connection connection() {
+        return connection;
+    }
+
+    /** Whether any byte of the response arrived: after that, a failed request is never retried. */
+    public boolean responseStarted() {
+        return responseStarted;
+    }
+
+    /** Writes the request and reads the final response head. */
+    public ResponseHead send() throws IOException {
+        long writeStart = clock.getAsLong();
+        writeRequest();
+        return readHead(writeStart);
+    }
+
+    private void writeRequest() throws IOException {
+        BodyPublisher body = request.body();
+        Headers.Builder fields = Headers.builder();
+        fields.add("Host", request.origin().authority());
+        Headers given = request.headers();
+        for (int i = 0; i < given.size(); i++) {
+            fields.add(given.name(i), given.value(i));
+        }
+        if (settings.userAgent() != null && !given.contains("User-Agent")) {
+            fields.add("User-Agent", settings.userAgent());
+        }
+        if (!settings.keepAlive() && !given.containsToken("Connection", "close")) {
+            fields.add("Connection", "close");
+        }
+        long length = body.contentLength();
+        boolean hasBody = body != BodyPublisher.none();
+        if (!hasBody) {
+            if (BODY_METHODS.contains(request.method())) {
+                fields.add("Content-Length", "0");
+            }
+        } else if (length >= 0) {
+            fields.add("Content-Length", Long.toString(length));
+        } else {
+            fields.add("Transfer-Encoding", "chunked");
+        }
+        byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), request.target(), HttpVersion.HTTP_1_1,
+                fields.build()));
+        try {
+            OutputStream out = new BufferedOutputStream(connection.output(), WRITE_BUFFER_BYTES);
+            out.write(head);
+            trace.wroteHeaders();
+            if (hasBody && length >= 0) {
+                FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(out, length);
+                body.writeTo(fixed);
+                fixed.close(); // throws when the publisher wrote fewer bytes than it declared
+            } else if (hasBody) {
+                ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(out);
+                body.writeTo(chunked);
+                chunked.finish(Headers.EMPTY);
+            }
+            out.flush();
+        } catch (IOException e) {
+            trace.wroteRequest(e);
+            throw e;
+        }
+        trace.wroteRequest(null);
+    }
+
+    private ResponseHead readHead(long writeStart) throws IOException {
+        SocketSource source = connection.source();
+        source.idleTimeout(ClientSettings.millis(settings.readTimeout()));
+        source.clearDeadline();
+        Duration headerTimeout = settings.responseHeaderTimeout();
+        if (headerTimeout != null) {
+            source.deadline(Deadline.after(clock.getAsLong(), headerTimeout.toNanos()),
+                    HttpTimeoutException.Kind.RESPONSE_HEADERS);
+        }
+        try {
+            while (true) {
+                ResponseHead head = connection.parser().parseResponse(source.buffer());
+                if (head != null) {
+                    if (head.status() == 101) {
+                        throw new IOException("server switched protocols (101), which this client never asks for");
+                    }
+                    if (!head.isInterim()) {
+                        return head;
+                    }
+                    continue; // 100 Continue, 103 Early Hints: the final head follows
+                }
+                int n = source.fill();
+                if (n < 0) {
+                    throw new IOException(responseStarted
+                            ? "connection closed in the middle of the response head"
+                            : "connection closed before any response byte");
+                }
+                if (n > 0 && !responseStarted) {
+                    responseStarted = true;
+                    firstByte(writeStart);
+                }
+            }
+        } finally {
+            source.clearDeadline();
+        }
+    }
+
+    private void firstByte(long writeStart) {
+        trace.gotFirstResponseByte();
+        long now = clock.getAsLong();
+        if (lease.freshFromDial()) {
+            lease.costs().recordFreshFirstByte(now - lease.dialStartNanos());
+        } else if (lease.reused()) {
+            lease.costs().recordReusedFirstByte(now - writeStart);
+        }
+    }
+
+    /**
+     * Hands the lease to the body of {@code head}. A body that is empty (HEAD, 204, 304, Content-Length: 0) releases
+     * the connection before this returns.
+     *
+     * @param onSettled run once the body's end, failure or close settled the call (cancels the call timeout)
+     */
+    public ResponseBody openBody(ResponseHead head, Drainer drainer, StatsRecorder stats, Runnable onSettled)
+            throws IOException {
+        BodyFraming framing = BodyFraming.ofResponse(request.method(), head);
+        BodyDecoder decoder = framing.newDecoder(settings.limits());
+        boolean reusable = settings.keepAlive() && head.keepAlive()
+                && !request.headers().containsToken("Connection", "close")
+                && !(framing instanceof BodyFraming.CloseDelimited);
+        Http1Body body = new Http1Body(lease, connection, decoder, reusable, drainer,
+                settings.drainPolicy().maxTime(), trace, stats, onSettled);
+        return new ResponseBody(body);
+    }
+
+    /** The exchange failed before a body took over: the connection is closed and the lease released. */
+    public void fail(IOException cause) {
+        connection.abort(cause);
+        if (!lease.isReleased()) {
+            lease.release(false);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.shuttle.client.http1;
+
+import dev.shuttle.wire.Headers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+
+/**
+ * The response body stream handed to callers. A thin face over {@link Http1Body}, kept apart so that the leak guard
+ * can refer to the body's state without keeping the response (which this stream refers to) reachable.
+ */
+public final class ResponseBody extends InputStream {
+    private final Http1Body body;
+    /** The response that owns this stream: held so that a caller keeping only the stream keeps its response alive. */
+    @SuppressWarnings("unused")
+    private Object owner;
+    /** For {@link #read()}; owned by the reading thread, as the stream is. */
+    private final byte[] single = new byte[1];
+
+    ResponseBody(Http1Body body) {
+        this.body = body;
+    }
+
+    public void keepReachable(Object owner) {
+        this.owner = owner;
+    }
+
+    /** The leak guard's action: refers to the body's state only, never to the response or this stream. */
+    public Runnable leakAction(String request) {
+        Http1Body state = body;
+        return () -> state.leaked(request);
+    }
+
+    @Override
+    public int read() throws IOException {
+        int n;
+        do {
+            n = body.read(single, 0, 1);
+        } while (n == 0);
+        return n < 0 ? -1 : single[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) {
+            return 0;
+        }
+        return body.read(b, off, len);
+    }
+
+    @Override
+    public int available() {
+        return body.available();
+    }
+
+    /** Reads to the end, discarding; blocking and without cap. */
+    public void skipToEnd() throws IOException {
+        body.skipToEnd();
+    }
+
+    public boolean isComplete() {
+        return body.isComplete();
+    }
+
+    public Headers trailers() {
+        return body.trailers();
+    }
+
+    /** The Content-Length, or -1 when the framing does not declare one. */
+    public long declaredLength() {
+        return body.declaredLength();
+    }
+
+    /** Never blocks; see {@link Http1Body}. */
+    @Override
+    public void close() {
+        body.close();
+    }
+}

@@ -1,0 +1,102 @@
+package dev.shuttle.client.internal;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.ConnectionInfo;
+import dev.shuttle.client.DrainOutcome;
+import dev.shuttle.client.Origin;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * Combines the client-wide and per-request traces into one, and keeps a throwing trace from breaking the exchange:
+ * its exception is logged and dropped, as {@link ClientTrace}'s contract promises.
+ */
+public final class Traces implements ClientTrace {
+    private static final System.Logger LOG = System.getLogger(Traces.class.getName());
+
+    private final ClientTrace first;
+    private final ClientTrace second;
+
+    private Traces(ClientTrace first, ClientTrace second) {
+        this.first = first;
+        this.second = second;
+    }
+
+    public static ClientTrace combine(ClientTrace clientWide, ClientTrace perRequest) {
+        return new Traces(clientWide, perRequest);
+    }
+
+    private interface Event {
+        void fire(ClientTrace trace);
+    }
+
+    private void each(Event event) {
+        for (ClientTrace trace : new ClientTrace[] {first, second}) {
+            if (trace == ClientTrace.NONE) {
+                continue;
+            }
+            try {
+                event.fire(trace);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "ClientTrace threw; ignored", e);
+            }
+        }
+    }
+
+    @Override
+    public void getConn(Origin origin) {
+        each(t -> t.getConn(origin));
+    }
+
+    @Override
+    public void dnsStart(String host) {
+        each(t -> t.dnsStart(host));
+    }
+
+    @Override
+    public void dnsDone(String host, List<InetAddress> addresses, IOException error) {
+        each(t -> t.dnsDone(host, addresses, error));
+    }
+
+    @Override
+    public void connectStart(Origin origin, InetSocketAddress address) {
+        each(t -> t.connectStart(origin, address));
+    }
+
+    @Override
+    public void connectDone(Origin origin, InetSocketAddress address, IOException error) {
+        each(t -> t.connectDone(origin, address, error));
+    }
+
+    @Override
+    public void gotConn(ConnectionInfo connection) {
+        each(t -> t.gotConn(connection));
+    }
+
+    @Override
+    public void wroteHeaders() {
+        each(ClientTrace::wroteHeaders);
+    }
+
+    @Override
+    public void wroteRequest(IOException error) {
+        each(t -> t.wroteRequest(error));
+    }
+
+    @Override
+    public void gotFirstResponseByte() {
+        each(ClientTrace::gotFirstResponseByte);
+    }
+
+    @Override
+    public void retrying(IOException cause) {
+        each(t -> t.retrying(cause));
+    }
+
+    @Override
+    public void bodyClosed(long bytesRead, DrainOutcome outcome, long bytesDiscarded) {
+        each(t -> t.bodyClosed(bytesRead, outcome, bytesDiscarded));
+    }
+}

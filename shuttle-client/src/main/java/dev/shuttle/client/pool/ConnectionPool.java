@@ -1,0 +1,633 @@
+package dev.shuttle.client.pool;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Origin;
+import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.Scheduler;
+import dev.shuttle.client.internal.StatsRecorder;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * Per-origin pools of HTTP/1.1 connections.
+ *
+ * <p><b>Checkout</b> ({@link #acquire}): take the most recently idle connection (LIFO: hot connections stay hot, the
+ * rest age out), after a non-blocking health check. With none idle, the request becomes a {@link Waiter} and:
+ * <ul>
+ *   <li>if the policy allows hand-off and a connection of the origin is draining, no other waiter claimed it, and
+ *       the drain is expected to end before a dial would ({@link CostModel}), it waits for that drain to end, which
+ *       the policy's time cap bounds; if the drain fails, it dials then. Once decided, it does not give up early: a
+ *       stall that breaks the estimate costs this request at most the cap, once, and enters the history, where
+ *       giving up would open a connection every time the host hiccups;</li>
+ *   <li>otherwise it starts a dial on a virtual thread, unless the origin is at {@code maxConnsPerHost}, where it
+ *       waits in FIFO order.</li>
+ * </ul>
+ * Whatever comes first serves it: its dial, a connection another request releases, a finished drain (Go's
+ * {@code wantConn}). A dial that completes after its waiter was served goes to the next waiter or the idle list.
+ *
+ * <p><b>Idle sizing</b>: with {@link PoolConfig#ADAPTIVE} an origin keeps as many idle connections as its recent peak
+ * concurrency ({@link PeakConcurrency}); beyond that, and beyond {@code maxIdleTotal}, the least recently used
+ * idle connections are closed. A cleanup closes connections idle longer than {@code idleTimeout}; it takes
+ * {@code now} and returns the delay to its next run, and runs on the shared {@link Scheduler} only while the pool
+ * holds idle connections.
+ *
+ * <p>Locking: one lock guards every origin's state. No I/O happens under it: health checks, closes and dials run
+ * after it is released. Thread-safe.
+ */
+public final class ConnectionPool implements AutoCloseable {
+
+    private final PoolConfig config;
+    private final DrainPolicy policy;
+    private final Dialer dialer;
+    private final LongSupplier clock;
+    private final Scheduler scheduler;
+    private final StatsRecorder stats;
+    private final long idleTimeoutNanos;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by lock. */
+    private final Map<Origin, OriginPool> origins = new HashMap<>();
+    private final IdleConnections idle;
+    /** Guarded by lock. */
+    private boolean cleanupScheduled;
+    /** Guarded by lock. Once true, always true. */
+    private boolean closed;
+
+    private final AtomicLong checkouts = new AtomicLong();
+    /** Hand-off decisions: waited for a drain; dialed because the drain was expected to be slower. */
+    private final AtomicLong handOffWaits = new AtomicLong();
+    private final AtomicLong handOffDials = new AtomicLong();
+    private final AtomicLong releases = new AtomicLong();
+
+    public ConnectionPool(PoolConfig config, DrainPolicy policy, Dialer dialer, LongSupplier clock,
+                          Scheduler scheduler, StatsRecorder stats) {
+        this.config = config;
+        this.policy = policy;
+        this.dialer = dialer;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.stats = stats;
+        this.idleTimeoutNanos = config.idleTimeout().toNanos();
+        this.idle = new IdleConnections(lock, config);
+    }
+
+    /**
+     * Checks out a connection to {@code origin}, blocking until one is available.
+     *
+     * @param fresh    a retry: take only a connection that never carried a request
+     * @param deadline absolute deadline on this pool's clock, or Long.MAX_VALUE
+     * @throws HttpTimeoutException   (CALL) when the deadline passes first
+     * @throws InterruptedIOException when interrupted while waiting
+     * @throws IOException            when the dial made for this request failed, or the pool is closed
+     */
+    public Lease acquire(Origin origin, boolean fresh, long deadline, ClientTrace trace) throws IOException {
+        if (!fresh) {
+            Lease idle = takeIdle(origin);
+            if (idle != null) {
+                return idle;
+            }
+        }
+        return await(origin, fresh, deadline, trace);
+    }
+
+    /** The most recently idle healthy connection, or null. Stale ones found on the way are closed. */
+    private Lease takeIdle(Origin origin) throws IOException {
+        while (true) {
+            PoolEntry candidate;
+            long idleNanos;
+            List<PoolEntry> expired = new ArrayList<>(0);
+            lock.lock();
+            try {
+                checkOpenLocked();
+                OriginPool pool = originLocked(origin);
+                long now = clock.getAsLong();
+                List<PoolEntry> stale = new ArrayList<>(0);
+                candidate = idle.pollLocked(pool, now, stale);
+                closeAllLocked(stale, PoolEntry.State.IDLE, expired);
+                idleNanos = 0;
+                if (candidate != null) {
+                    candidate.transition(PoolEntry.State.IDLE, PoolEntry.State.LEASED);
+                    pool.leased++;
+                    pool.peak.observe(pool.busy(), now);
+                    idleNanos = now - candidate.idleSince;
+                }
+            } finally {
+                lock.unlock();
+            }
+            closeAll(expired);
+            if (candidate == null) {
+                return null;
+            }
+            if (candidate.connection.isHealthy()) {
+                return newLease(candidate, true, idleNanos, false, false);
+            }
+            // The server closed it while idle, or sent bytes nobody asked for: drop it and look again.
+            List<PoolEntry> dead = new ArrayList<>(1);
+            lock.lock();
+            try {
+                candidate.origin.leased--;
+                closeLocked(candidate, PoolEntry.State.LEASED, dead);
+                serveUncoveredLocked(candidate.origin);
+            } finally {
+                lock.unlock();
+            }
+            closeAll(dead);
+        }
+    }
+
+    private Lease await(Origin origin, boolean fresh, long deadline, ClientTrace trace) throws IOException {
+        Waiter waiter;
+        List<PoolEntry> toClose = new ArrayList<>(0);
+        lock.lock();
+        try {
+            checkOpenLocked();
+            OriginPool pool = originLocked(origin);
+            long now = clock.getAsLong();
+            waiter = new Waiter(lock.newCondition(), fresh, trace, deadline);
+            pool.waiters.addLast(waiter);
+            if (!fresh && policy.handOff()) {
+                PoolEntry drain = pool.unclaimedDrain();
+                if (drain != null) {
+                    long dialCost = pool.costs.dialCostNanos();
+                    long expected = pool.costs.expectedDrainNanos(drain.drain, now);
+                    if (expected <= dialCost) {
+                        handOffWaits.incrementAndGet();
+                        drain.claimedBy = waiter;
+                        waiter.awaitedDrain = drain;
+                    } else {
+                        handOffDials.incrementAndGet();
+                    }
+                }
+            }
+            if (!waiter.covered()) {
+                startDialLocked(pool, waiter);
+            }
+            pool.peak.observe(pool.busy(), now);
+            try {
+                while (!waiter.done) {
+                    now = clock.getAsLong();
+                    if (now >= deadline) {
+                        abandonLocked(pool, waiter, toClose);
+                        throw new HttpTimeoutException(HttpTimeoutException.Kind.CALL,
+                                "call timed out waiting for a connection to " + origin);
+                    }
+                    if (deadline == Deadline.NONE) {
+                        waiter.ready.await();
+                    } else {
+                        waiter.ready.awaitNanos(deadline - now);
+                    }
+                }
+            } catch (InterruptedException e) {
+                abandonLocked(pool, waiter, toClose);
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a connection to " + origin);
+            }
+        } finally {
+            lock.unlock();
+            closeAll(toClose);
+        }
+        if (waiter.failure != null) {
+            throw waiter.failure;
+        }
+        return waiter.lease;
+    }
+
+    /** The waiter gives up (timeout, interrupt): leave the queue; a connection delivered meanwhile goes back. */
+    private void abandonLocked(OriginPool pool, Waiter waiter, List<PoolEntry> toClose) {
+        assert lock.isHeldByCurrentThread();
+        if (waiter.done) {
+            if (waiter.lease != null) {
+                Lease lease = waiter.lease;
+                waiter.lease = null;
+                // Delivered just as we gave up: it is healthy and unused by us, give it to the next one.
+                lease.markReleasedForAbandon();
+                releaseLocked(lease, true, toClose);
+            }
+            return;
+        }
+        waiter.done = true;
+        pool.waiters.remove(waiter);
+        unclaimLocked(waiter);
+    }
+
+    private void unclaimLocked(Waiter waiter) {
+        assert lock.isHeldByCurrentThread();
+        if (waiter.awaitedDrain != null) {
+            waiter.awaitedDrain.claimedBy = null;
+            waiter.awaitedDrain = null;
+        }
+    }
+
+    /** Starts a dial for {@code waiter} unless the origin is at its connection limit (then it waits its turn). */
+    private void startDialLocked(OriginPool pool, Waiter waiter) {
+        assert lock.isHeldByCurrentThread();
+        if (pool.total >= config.maxConnsPerHost()) {
+            return;
+        }
+        pool.total++;
+        pool.dialing++;
+        waiter.dialing = true;
+        Thread.ofVirtual().name("shuttle-dial-" + pool.origin).start(() -> dial(pool, waiter));
+    }
+
+    /** After capacity freed up: dial for the first waiters that nothing is on its way for. */
+    private void serveUncoveredLocked(OriginPool pool) {
+        assert lock.isHeldByCurrentThread();
+        for (Waiter waiter : pool.waiters) {
+            if (pool.total >= config.maxConnsPerHost()) {
+                return;
+            }
+            if (!waiter.done && !waiter.covered()) {
+                startDialLocked(pool, waiter);
+            }
+        }
+    }
+
+    private void dial(OriginPool pool, Waiter waiter) {
+        long dialStart = clock.getAsLong();
+        PooledConnection connection = null;
+        IOException failure = null;
+        try {
+            connection = dialer.dial(pool.origin, waiter.deadline, waiter.trace);
+        } catch (IOException e) {
+            failure = e;
+        } catch (RuntimeException e) {
+            failure = new IOException("dial to " + pool.origin + " failed", e);
+        }
+        List<PoolEntry> toClose = new ArrayList<>(0);
+        lock.lock();
+        try {
+            pool.dialing--;
+            waiter.dialing = false;
+            if (failure != null) {
+                pool.total--;
+                if (!waiter.done) {
+                    waiter.done = true;
+                    pool.waiters.remove(waiter);
+                    unclaimLocked(waiter);
+                    waiter.failure = failure;
+                    waiter.ready.signal();
+                }
+                serveUncoveredLocked(pool);
+                return;
+            }
+            stats.connectionOpened(pool.origin);
+            PoolEntry entry = new PoolEntry(connection, pool, dialStart);
+            if (closed) {
+                closeLocked(entry, PoolEntry.State.LEASED, toClose);
+            } else if (!waiter.done) {
+                deliverLocked(waiter, entry, false, true);
+            } else if (!offerLocked(pool, entry, true)) {
+                idleLocked(pool, entry, toClose);
+            }
+        } finally {
+            lock.unlock();
+            closeAll(toClose);
+        }
+    }
+
+    /** Hands {@code entry} (state LEASED) to {@code waiter}. */
+    private void deliverLocked(Waiter waiter, PoolEntry entry, boolean afterDrain, boolean fromDial) {
+        assert lock.isHeldByCurrentThread();
+        OriginPool pool = entry.origin;
+        pool.waiters.remove(waiter);
+        unclaimLocked(waiter);
+        pool.leased++;
+        waiter.lease = newLease(entry, false, 0, afterDrain, fromDial && entry.uses == 0);
+        waiter.done = true;
+        waiter.ready.signal();
+    }
+
+    /** Offers a connection (state LEASED, not counted in leased) to the first waiter that takes it. */
+    private boolean offerLocked(OriginPool pool, PoolEntry entry, boolean neverUsed) {
+        assert lock.isHeldByCurrentThread();
+        for (Waiter waiter : pool.waiters) {
+            if (!waiter.done && (neverUsed || !waiter.freshOnly)) {
+                deliverLocked(waiter, entry, false, false);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** For an entry in state LEASED, whose {@code uses} only the thread handing it out touches. */
+    private Lease newLease(PoolEntry entry, boolean wasIdle, long idleNanos, boolean afterDrain,
+                           boolean freshFromDial) {
+        boolean reused = entry.uses > 0;
+        entry.uses++;
+        checkouts.incrementAndGet();
+        return new Lease(this, entry, reused, wasIdle, idleNanos, afterDrain, freshFromDial);
+    }
+
+    boolean startDrain(Lease lease, DrainProgress progress) {
+        lock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            PoolEntry entry = lease.entry;
+            entry.transition(PoolEntry.State.LEASED, PoolEntry.State.DRAINING);
+            entry.origin.leased--;
+            entry.drain = progress;
+            entry.origin.draining.add(entry);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void release(Lease lease, boolean reusable) {
+        List<PoolEntry> toClose = new ArrayList<>(0);
+        lock.lock();
+        try {
+            releaseLocked(lease, reusable, toClose);
+        } finally {
+            lock.unlock();
+        }
+        closeAll(toClose);
+    }
+
+    private void releaseLocked(Lease lease, boolean reusable, List<PoolEntry> toClose) {
+        assert lock.isHeldByCurrentThread();
+        releases.incrementAndGet();
+        PoolEntry entry = lease.entry;
+        OriginPool pool = entry.origin;
+        long now = clock.getAsLong();
+        pool.peak.observe(pool.busy(), now);
+        boolean afterDrain = entry.state == PoolEntry.State.DRAINING;
+        Waiter claimer = entry.claimedBy;
+        if (afterDrain) {
+            pool.draining.remove(entry);
+            entry.transition(PoolEntry.State.DRAINING, PoolEntry.State.LEASED);
+            entry.drain = null;
+            entry.claimedBy = null;
+            if (claimer != null) {
+                claimer.awaitedDrain = null;
+            }
+        } else {
+            pool.leased--;
+        }
+        if (!reusable || closed || !entry.connection.isOpen()) {
+            closeLocked(entry, PoolEntry.State.LEASED, toClose);
+            serveUncoveredLocked(pool); // also the claimer, whose drain just failed
+            return;
+        }
+        if (claimer != null && !claimer.done) {
+            deliverLocked(claimer, entry, true, false);
+        } else if (!offerLocked(pool, entry, false)) {
+            idleLocked(pool, entry, toClose);
+        }
+    }
+
+    /** Puts a LEASED (uncounted) entry on the idle list, then trims the idle lists to their limits. */
+    private void idleLocked(OriginPool pool, PoolEntry entry, List<PoolEntry> toClose) {
+        assert lock.isHeldByCurrentThread();
+        long now = clock.getAsLong();
+        entry.transition(PoolEntry.State.LEASED, PoolEntry.State.IDLE);
+        entry.idleSince = now;
+        entry.connection.onIdle();
+        List<PoolEntry> evicted = new ArrayList<>(0);
+        idle.pushLocked(pool, entry, now, origins.values(), evicted);
+        closeAllLocked(evicted, PoolEntry.State.IDLE, toClose);
+        if (!cleanupScheduled) {
+            cleanupScheduled = true;
+            scheduler.schedule(idleTimeoutNanos, this::runCleanup);
+        }
+    }
+
+    private void closeAllLocked(List<PoolEntry> entries, PoolEntry.State from, List<PoolEntry> toClose) {
+        for (PoolEntry entry : entries) {
+            closeLocked(entry, from, toClose);
+        }
+    }
+
+    /** Marks {@code entry} closed and uncounts it; the caller closes the sockets in {@code toClose} after unlocking. */
+    private void closeLocked(PoolEntry entry, PoolEntry.State from, List<PoolEntry> toClose) {
+        assert lock.isHeldByCurrentThread();
+        entry.transition(from, PoolEntry.State.CLOSED);
+        entry.origin.total--;
+        toClose.add(entry);
+    }
+
+    private void closeAll(List<PoolEntry> entries) {
+        for (PoolEntry entry : entries) {
+            entry.connection.close();
+            stats.connectionClosed(entry.origin.origin);
+        }
+    }
+
+    private void runCleanup() {
+        long delay = cleanup(clock.getAsLong());
+        lock.lock();
+        try {
+            if (delay >= 0 && !closed) {
+                scheduler.schedule(delay, this::runCleanup);
+            } else {
+                cleanupScheduled = false;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Closes connections idle for {@code idleTimeout} or longer at {@code now} and forgets origins with nothing left.
+     *
+     * @return nanoseconds until the next idle connection expires, or -1 when none is idle
+     */
+    public long cleanup(long now) {
+        List<PoolEntry> expired = new ArrayList<>();
+        long next = -1;
+        lock.lock();
+        try {
+            Iterator<OriginPool> it = origins.values().iterator();
+            while (it.hasNext()) {
+                OriginPool pool = it.next();
+                List<PoolEntry> stale = new ArrayList<>(0);
+                long due = idle.expireLocked(pool, now, stale);
+                closeAllLocked(stale, PoolEntry.State.IDLE, expired);
+                if (due >= 0) {
+                    next = next < 0 ? due : Math.min(next, due);
+                }
+                if (pool.isUnused() && pool.peak.allowance(now) == 0) {
+                    it.remove();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        closeAll(expired);
+        return next;
+    }
+
+    /**
+     * Closes idle connections and aborts drains now, fails waiting requests, and refuses new ones. Leased connections
+     * close when released. Idempotent.
+     */
+    @Override
+    public void close() {
+        List<PoolEntry> toClose = new ArrayList<>();
+        List<PooledConnection> drainsToAbort = new ArrayList<>();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (OriginPool pool : origins.values()) {
+                List<PoolEntry> idleEntries = new ArrayList<>();
+                idle.clearLocked(pool, idleEntries);
+                closeAllLocked(idleEntries, PoolEntry.State.IDLE, toClose);
+                for (PoolEntry draining : pool.draining) {
+                    drainsToAbort.add(draining.connection); // its drain fails and releases it as not reusable
+                }
+                for (Waiter waiter : pool.waiters) {
+                    waiter.done = true;
+                    waiter.failure = new IOException("client closed");
+                    waiter.ready.signal();
+                }
+                pool.waiters.clear();
+            }
+        } finally {
+            lock.unlock();
+        }
+        closeAll(toClose);
+        drainsToAbort.forEach(PooledConnection::close);
+    }
+
+    private void checkOpenLocked() {
+        if (closed) {
+            throw new IllegalStateException("client closed");
+        }
+    }
+
+    private OriginPool originLocked(Origin origin) {
+        return origins.computeIfAbsent(origin, o -> new OriginPool(o, idleTimeoutNanos));
+    }
+
+    /** Gauges per origin, for stats. */
+    public Map<Origin, StatsRecorder.Gauges> gauges() {
+        lock.lock();
+        try {
+            Map<Origin, StatsRecorder.Gauges> gauges = new HashMap<>();
+            origins.forEach((origin, pool) -> gauges.put(origin,
+                    new StatsRecorder.Gauges(pool.idle.size(), pool.leased, pool.draining.size())));
+            return gauges;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True when no connection is leased, draining or being dialed, and no request waits: every lease settled. */
+    public boolean isQuiet() {
+        lock.lock();
+        try {
+            for (OriginPool pool : origins.values()) {
+                if (pool.leased > 0 || !pool.draining.isEmpty() || pool.dialing > 0 || !pool.waiters.isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The pool's state per origin, for diagnostics. */
+    @Override
+    public String toString() {
+        lock.lock();
+        try {
+            StringBuilder text = new StringBuilder("ConnectionPool[");
+            origins.forEach((origin, pool) -> text.append(origin).append(": total=").append(pool.total)
+                    .append(" idle=").append(pool.idle.size()).append(" leased=").append(pool.leased)
+                    .append(" draining=").append(pool.draining.size()).append(" dialing=").append(pool.dialing)
+                    .append(" waiting=").append(pool.waiters.size()).append("; "));
+            return text.append("checkouts=").append(checkouts.get()).append(" releases=").append(releases.get())
+                    .append(']').toString();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Idle connections across all origins. */
+    public int idleCount() {
+        lock.lock();
+        try {
+            return idle.countLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Open connections plus dials in flight for {@code origin}. */
+    public int connectionCount(Origin origin) {
+        lock.lock();
+        try {
+            OriginPool pool = origins.get(origin);
+            return pool == null ? 0 : pool.total;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Requests of {@code origin} waiting for a connection right now. */
+    public int waitingCount(Origin origin) {
+        lock.lock();
+        try {
+            OriginPool pool = origins.get(origin);
+            return pool == null ? 0 : pool.waiters.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The learned costs of {@code origin} (a fresh model when the pool does not know it). */
+    public CostModel costs(Origin origin) {
+        lock.lock();
+        try {
+            return originLocked(origin).costs;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Leases handed out so far; equals {@link #releases()} once every exchange ended. */
+    public long checkouts() {
+        return checkouts.get();
+    }
+
+    /** Hand-off decisions so far: requests that waited for a draining connection. */
+    public long handOffWaits() {
+        return handOffWaits.get();
+    }
+
+    /** Hand-off decisions so far: requests that dialed because a drain was expected to take longer than a dial. */
+    public long handOffDials() {
+        return handOffDials.get();
+    }
+
+    public long releases() {
+        return releases.get();
+    }
+
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.shuttle.client.pool;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What the client has learned about one origin, to decide whether a request should wait for a draining connection
+ * or dial a new one (hand-off rule).
+ *
+ * <p><b>Dial cost</b> is the extra latency a new connection adds to a request: the time from the start of a dial to
+ * the first response byte on that fresh connection, minus the time from writing a request to its first response byte
+ * on a reused one (medians of recent samples). Measuring to the first byte, not to the end of {@code connect()},
+ * counts what a new connection really costs: the server's accept and set-up, a TLS handshake later, and a delay
+ * anywhere on the path (a relay that holds new connections back shows up here, while {@code connect()} returns at
+ * once). Before a reused exchange was seen, the fresh time alone is used, which overstates the cost and so favours
+ * waiting. The cost is never taken below {@link #MIN_DIAL_COST_NANOS}: see there.
+ *
+ * <p><b>Drain time</b> is estimated from past background drains of this origin: for a body of known remaining length,
+ * remaining bytes over the drain throughput; for a chunked body, the drain duration minus the time this drain has
+ * already run (medians of recent drains). A drain that gave up counts as taking the whole time cap with what it
+ * drained, so an origin whose tails are slow stops being waited for. Until a few drains have ended the estimate is 0
+ * (see {@link #MIN_DRAIN_HISTORY}).
+ *
+ * <p>Thread-safe: exchanges and drains of any thread record into it.
+ */
+public final class CostModel {
+    /** Samples per median: enough to outvote a couple of outliers, few enough to follow a change within a second. */
+    static final int WINDOW = 9;
+    /**
+     * The least a new connection is taken to cost: 5 ms. Two reasons. A connection costs more than the latency a
+     * client sees on a fast network: the server's accept, memory and handshake CPU (TLS), a TIME_WAIT entry when it
+     * closes, and on the client one more idle connection to keep. And below a few milliseconds, latency differences
+     * are inside a busy host's noise: a runnable thread may wait that long for a CPU (Linux's scheduler targets a
+     * 6 ms latency period on small machines) and GC pauses are of the same order; they delay a drain and a dial
+     * alike, so deciding on smaller differences trades connections for nothing measurable. On networks where a dial
+     * costs more (a WAN round trip, TLS), the floor has no effect.
+     */
+    public static final long MIN_DIAL_COST_NANOS = 5_000_000;
+    /**
+     * Drains of an origin that must have ended before their times are trusted to say "too slow, dial instead": 3, so
+     * that one stalled drain (a GC pause, a busy server thread) does not decide for the next ones. Until then a
+     * request waits for the drain, which the policy's time cap bounds: optimism costs at most a few caps per origin,
+     * and the history ends it.
+     */
+    public static final int MIN_DRAIN_HISTORY = 3;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    // All guarded by lock.
+    private final RecentMedian freshFirstByteNanos = new RecentMedian(WINDOW);
+    private final RecentMedian reusedFirstByteNanos = new RecentMedian(WINDOW);
+    private final RecentMedian drainBytesPerNano = new RecentMedian(WINDOW);
+    private final RecentMedian drainNanos = new RecentMedian(WINDOW);
+
+    /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
+    public void recordFreshFirstByte(long nanos) {
+        record(freshFirstByteNanos, Math.max(0, nanos));
+    }
+
+    /** An exchange on a reused connection: from writing the request to the first response byte. */
+    public void recordReusedFirstByte(long nanos) {
+        record(reusedFirstByteNanos, Math.max(0, nanos));
+    }
+
+    /**
+     * A background drain ended.
+     *
+     * @param bytes     body bytes it discarded
+     * @param nanos     how long it ran
+     * @param completed whether it reached the end of the body
+     * @param capNanos  the policy's time cap, charged to a drain that gave up
+     */
+    public void recordDrain(long bytes, long nanos, boolean completed, long capNanos) {
+        long duration = completed ? Math.max(1, nanos) : Math.max(capNanos, nanos);
+        lock.lock();
+        try {
+            drainNanos.add(duration);
+            drainBytesPerNano.add((double) bytes / duration);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void record(RecentMedian samples, double sample) {
+        lock.lock();
+        try {
+            samples.add(sample);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The expected extra latency of a new connection, in nanoseconds, at least {@link #MIN_DIAL_COST_NANOS}. */
+    public long dialCostNanos() {
+        lock.lock();
+        try {
+            double cost = freshFirstByteNanos.median();
+            if (Double.isNaN(cost)) {
+                return MIN_DIAL_COST_NANOS;
+            }
+            if (!reusedFirstByteNanos.isEmpty()) {
+                cost -= reusedFirstByteNanos.median();
+            }
+            return (long) Math.max(MIN_DIAL_COST_NANOS, cost);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Nanoseconds until the drain is expected to end; Long.MAX_VALUE when it is not expected to end in time; 0 until
+     * {@link #MIN_DRAIN_HISTORY} drains of this origin have ended.
+     */
+    public long expectedDrainNanos(DrainProgress progress, long now) {
+        lock.lock();
+        try {
+            if (drainNanos.size() < MIN_DRAIN_HISTORY) {
+                return 0;
+            }
+            long remaining = progress.remaining();
+            if (remaining >= 0) {
+                double throughput = drainBytesPerNano.median();
+                if (remaining == 0 || Double.isNaN(throughput)) {
+                    return 0;
+                }
+                return throughput <= 0 ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE / 2.0, remaining / throughput);
+            }
+            double duration = drainNanos.median();
+            if (Double.isNaN(duration)) {
+                return 0;
+            }
+            return (long) Math.max(0, duration - (now - progress.startNanos()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        lock.lock();
+        try {
+            return "CostModel[freshFirstByte=" + freshFirstByteNanos.median() + "ns, reusedFirstByte="
+                    + reusedFirstByteNanos.median() + "ns, drain=" + drainNanos.median() + "ns @ "
+                    + drainBytesPerNano.median() + " B/ns, dialCost=" + dialCostNanos() + "ns]";
+        } finally {
+            lock.unlock();
+        }
+    }
+}

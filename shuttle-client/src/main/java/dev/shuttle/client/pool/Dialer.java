@@ -1,0 +1,15 @@
+package dev.shuttle.client.pool;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.Origin;
+import java.io.IOException;
+
+/** Opens new connections for the pool. Runs on a virtual thread of its own, never holding the pool's lock. */
+@FunctionalInterface
+public interface Dialer {
+    /**
+     * @param deadline absolute deadline on the pool's clock (Long.MAX_VALUE: none) on top of the connect timeout
+     * @param trace    the trace of the request that asked for the dial (connectStart/connectDone)
+     */
+    PooledConnection dial(Origin origin, long deadline, ClientTrace trace) throws IOException;
+}

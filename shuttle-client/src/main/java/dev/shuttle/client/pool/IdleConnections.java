@@ -1,0 +1,98 @@
+package dev.shuttle.client.pool;
+
+import dev.shuttle.client.PoolConfig;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The idle side of the pool: each origin's LIFO list of idle connections ({@link OriginPool#idle}, most recently
+ * idle first), the per-origin and total limits, and expiry. Entries it removes are handed back to the caller in state
+ * IDLE, for the pool to close after unlocking. Every method runs under the pool's lock.
+ */
+final class IdleConnections {
+    private final ReentrantLock lock;
+    private final PoolConfig config;
+    private final long idleTimeoutNanos;
+    /** Guarded by lock: idle connections across all origins. */
+    private int count;
+
+    IdleConnections(ReentrantLock lock, PoolConfig config) {
+        this.lock = lock;
+        this.config = config;
+        this.idleTimeoutNanos = config.idleTimeout().toNanos();
+    }
+
+    /** The most recently idle connection that has not expired, or null; expired ones go to {@code expired}. */
+    PoolEntry pollLocked(OriginPool pool, long now, List<PoolEntry> expired) {
+        assert lock.isHeldByCurrentThread();
+        PoolEntry entry;
+        while ((entry = pool.idle.pollFirst()) != null) {
+            count--;
+            if (now - entry.idleSince < idleTimeoutNanos) {
+                return entry;
+            }
+            expired.add(entry);
+        }
+        return null;
+    }
+
+    /**
+     * Adds {@code entry} (already IDLE) as the most recent, then trims: beyond the origin's limit (its decayed peak
+     * concurrency, or the fixed {@code maxIdlePerHost}) its oldest go, beyond {@code maxIdleTotal} the least recently
+     * used across all origins.
+     */
+    void pushLocked(OriginPool pool, PoolEntry entry, long now, Collection<OriginPool> all, List<PoolEntry> evicted) {
+        assert lock.isHeldByCurrentThread();
+        pool.idle.addFirst(entry);
+        count++;
+        int allowed = config.adaptiveIdle() ? pool.peak.allowance(now) : config.maxIdlePerHost();
+        while (pool.idle.size() > allowed) {
+            evicted.add(pollOldestLocked(pool));
+        }
+        while (count > config.maxIdleTotal()) {
+            OriginPool oldest = null;
+            for (OriginPool candidate : all) {
+                PoolEntry last = candidate.idle.peekLast();
+                if (last != null && (oldest == null || last.idleSince < oldest.idle.peekLast().idleSince)) {
+                    oldest = candidate;
+                }
+            }
+            evicted.add(pollOldestLocked(oldest));
+        }
+    }
+
+    /**
+     * Removes the connections of {@code pool} idle for the idle timeout or longer at {@code now}.
+     *
+     * @return nanoseconds until its next idle connection expires, or -1 when none is left
+     */
+    long expireLocked(OriginPool pool, long now, List<PoolEntry> expired) {
+        assert lock.isHeldByCurrentThread();
+        PoolEntry last;
+        while ((last = pool.idle.peekLast()) != null && now - last.idleSince >= idleTimeoutNanos) {
+            expired.add(pollOldestLocked(pool));
+        }
+        return last == null ? -1 : last.idleSince + idleTimeoutNanos - now;
+    }
+
+    /** Removes every idle connection of {@code pool}. */
+    void clearLocked(OriginPool pool, List<PoolEntry> removed) {
+        assert lock.isHeldByCurrentThread();
+        PoolEntry entry;
+        while ((entry = pool.idle.pollFirst()) != null) {
+            count--;
+            removed.add(entry);
+        }
+    }
+
+    private PoolEntry pollOldestLocked(OriginPool pool) {
+        count--;
+        return pool.idle.pollLast();
+    }
+
+    int countLocked() {
+        assert lock.isHeldByCurrentThread();
+        return count;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.shuttle.client.pool;
+
+/**
+ * The pool's record of one open connection. All mutable fields are guarded by the pool's lock.
+ *
+ * <p>Lifecycle ({@link State}): LEASED → IDLE | DRAINING | CLOSED; DRAINING → IDLE | LEASED (handed straight to a
+ * waiting request) | CLOSED; IDLE → LEASED | CLOSED. CLOSED is final. A dialed connection starts LEASED (handed to a
+ * request) or IDLE (nobody waits for it any more).
+ */
+final class PoolEntry {
+    enum State { LEASED, IDLE, DRAINING, CLOSED }
+
+    final PooledConnection connection;
+    final OriginPool origin;
+    /** Monotonic nanos when its dial started. */
+    final long dialStartNanos;
+
+    State state = State.LEASED;
+    /** Exchanges started on it so far. */
+    int uses;
+    /** When it last entered IDLE. */
+    long idleSince;
+    /** Set while DRAINING. */
+    DrainProgress drain;
+    /** While DRAINING: the request waiting for this drain instead of dialing, if any. */
+    Waiter claimedBy;
+
+    PoolEntry(PooledConnection connection, OriginPool origin, long dialStartNanos) {
+        this.connection = connection;
+        this.origin = origin;
+        this.dialStartNanos = dialStartNanos;
+    }
+
+    void transition(State from, State to) {
+        if (state != from) {
+            throw new IllegalStateException("state: " + state + " (expected " + from + " for → " + to + ") of "
+                    + connection);
+        }
+        state = to;
+    }
+
+    @Override
+    public String toString() {
+        return "PoolEntry[" + connection.id() + " " + state + "]";
+    }
+}

@@ -1,0 +1,39 @@
+package dev.shuttle.client.pool;
+
+import dev.shuttle.client.ClientTrace;
+import java.io.IOException;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * A request that found no idle connection and waits for one: from its own dial, from another request releasing
+ * one, from a drain it chose to wait for, or from any dial that completes while nobody else waits (Go's
+ * {@code wantConn}). Waiters of an origin are served in FIFO order. All mutable fields are guarded by the pool's lock.
+ */
+final class Waiter {
+    final Condition ready;
+    /** A retry: only a connection that never carried a request will do. */
+    final boolean freshOnly;
+    final ClientTrace trace;
+    /** The caller's deadline on the pool's clock. */
+    final long deadline;
+
+    boolean done;
+    Lease lease;
+    IOException failure;
+    /** A dial started on behalf of this waiter is in flight. */
+    boolean dialing;
+    /** The draining connection this waiter chose to wait for instead of dialing (hand-off), or null. */
+    PoolEntry awaitedDrain;
+
+    Waiter(Condition ready, boolean freshOnly, ClientTrace trace, long deadline) {
+        this.ready = ready;
+        this.freshOnly = freshOnly;
+        this.trace = trace;
+        this.deadline = deadline;
+    }
+
+    /** Covered: something is already on its way that may serve it, so no new dial is needed for it. */
+    boolean covered() {
+        return dialing || awaitedDrain != null;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.shuttle.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shuttle.client.testing.Await;
+import dev.shuttle.client.testing.DelayRelay;
+import dev.shuttle.client.testing.FixtureServer;
+import dev.shuttle.client.testing.RecordingTrace;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-off rule with a simulated 20 ms dial (a relay that holds every new connection back): a body whose second
+ * chunk comes 10 ms after the first is drained in the background, and the next request waits for that drain rather
+ * than dialing, because 10 ms beats 20 ms.
+ */
+class DialDelayHandOffTest {
+    private static final int REQUESTS = 30;
+
+    @Test
+    void waitingForATenMillisecondDrainBeatsATwentyMillisecondDial() throws Exception {
+        try (FixtureServer server = new FixtureServer();
+             DelayRelay relay = new DelayRelay(new InetSocketAddress("127.0.0.1", server.port()), 20)) {
+            long defaults = run(server, relay, DrainPolicy.defaults());
+            long bounded = run(server, relay, DrainPolicy.bounded(DrainPolicy.DEFAULT_MAX_BYTES,
+                    DrainPolicy.DEFAULT_MAX_TIME));
+            long none = run(server, relay, DrainPolicy.none());
+            System.out.printf("DIAL-DELAY 20ms, chunked 10 ms pause: default=%d bounded=%d none=%d of %d%n",
+                    defaults, bounded, none, REQUESTS);
+            assertThat(defaults).isLessThanOrEqualTo(2);
+            assertThat(none).isEqualTo(REQUESTS);
+        }
+    }
+
+    private static long run(FixtureServer server, DelayRelay relay, DrainPolicy policy) throws Exception {
+        RecordingTrace trace = new RecordingTrace();
+        long before = server.newConnections();
+        try (HttpClient client = HttpClient.builder().drainPolicy(policy).trace(trace).build()) {
+            for (int i = 0; i < REQUESTS; i++) {
+                try (Response response = client.send(Request.get(relay.uri("/chunked-pause/10/2048")))) {
+                    assertThat(response.status()).isEqualTo(200);
+                }
+            }
+            ClientInternals.awaitSettled(client);
+            long opened = client.stats().connectionsOpened();
+            Await.until("the server saw every relayed connection", () -> server.newConnections() - before == opened);
+            if (policy.handOff()) {
+                assertThat(ClientInternals.pool(client).handOffWaits()).as("requests that waited for a drain")
+                        .isPositive();
+                assertThat(trace.count(DrainOutcome.REUSED_ASYNC)).isPositive();
+            }
+            return opened;
+        }
+    }
+}

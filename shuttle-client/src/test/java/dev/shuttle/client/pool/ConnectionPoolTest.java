@@ -1,0 +1,326 @@
+package dev.shuttle.client.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Origin;
+import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.Scheduler;
+import dev.shuttle.client.internal.StatsRecorder;
+import dev.shuttle.client.testing.Await;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool with fake connections, a dialer the test gates, and a fake clock: checkout order, Go's wantConn rule,
+ * FIFO waiting, exactly-once release, idle sizing, cleanup and hand-off, without sockets or sleeps.
+ */
+class ConnectionPoolTest {
+    private static final Origin ORIGIN = new Origin("http", "example.test", 80);
+    private static final long SECOND = 1_000_000_000L;
+
+    private final AtomicLong now = new AtomicLong(1_000 * SECOND);
+    private final AtomicLong ids = new AtomicLong();
+    private final List<FakeConnection> dialed = new CopyOnWriteArrayList<>();
+    /** Dials block until the test releases a permit; unlimited unless {@link #gateDials()} was called. */
+    private final Semaphore dialPermits = new Semaphore(Integer.MAX_VALUE);
+    private volatile boolean failDials;
+    private final StatsRecorder stats = new StatsRecorder();
+    private ConnectionPool pool;
+
+    private ConnectionPool pool(PoolConfig config, DrainPolicy policy) {
+        Dialer dialer = (origin, deadline, trace) -> {
+            dialPermits.acquireUninterruptibly();
+            if (failDials) {
+                throw new IOException("connection refused");
+            }
+            FakeConnection connection = new FakeConnection(ids.incrementAndGet(), origin);
+            dialed.add(connection);
+            return connection;
+        };
+        pool = new ConnectionPool(config, policy, dialer, now::get, new Scheduler("test-timer"), stats);
+        return pool;
+    }
+
+    private ConnectionPool pool() {
+        return pool(PoolConfig.defaults(), DrainPolicy.defaults());
+    }
+
+    private void gateDials() {
+        dialPermits.drainPermits();
+    }
+
+    private Lease acquire() throws IOException {
+        return pool.acquire(ORIGIN, false, Deadline.NONE, ClientTrace.NONE);
+    }
+
+    private CompletableFuture<Lease> acquireAsync() {
+        CompletableFuture<Lease> future = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                future.complete(acquire());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return future;
+    }
+
+    @AfterEach
+    void checkExactlyOnce() {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
+    @Test
+    void idleConnectionsAreReusedMostRecentFirst() throws Exception {
+        pool();
+        Lease a = acquire();
+        Lease b = acquire();
+        assertThat(dialed).hasSize(2);
+        a.release(true);
+        now.addAndGet(SECOND);
+        b.release(true);
+        Lease next = acquire();
+        assertThat(next.connection()).isSameAs(b.connection());
+        assertThat(next.reused()).isTrue();
+        assertThat(next.wasIdle()).isTrue();
+        assertThat(next.idleNanos()).isZero();
+        Lease after = acquire();
+        assertThat(after.connection()).isSameAs(a.connection());
+        assertThat(after.idleNanos()).isEqualTo(SECOND);
+        next.release(true);
+        after.release(true);
+        assertThat(pool.checkouts()).isEqualTo(pool.releases());
+    }
+
+    @Test
+    void aSecondReleaseThrowsSoAConnectionNeverEntersThePoolTwice() throws Exception {
+        pool();
+        Lease lease = acquire();
+        lease.release(true);
+        assertThatThrownBy(() -> lease.release(true)).isInstanceOf(IllegalStateException.class);
+        assertThat(pool.idleCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aRequestWaitingForItsDialTakesAConnectionReleasedMeanwhileAndTheDialGoesIdle() throws Exception {
+        pool();
+        Lease first = acquire();
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("dial started", () -> dialPermits.hasQueuedThreads());
+        first.release(true);
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        assertThat(second.wasIdle()).isFalse();
+        dialPermits.release();
+        Await.until("dialed connection pooled", () -> pool.idleCount() == 1);
+        assertThat(dialed).hasSize(2);
+        second.release(true);
+        assertThat(pool.idleCount()).isEqualTo(2);
+    }
+
+    @Test
+    void requestsBeyondMaxConnsPerHostWaitInFifoOrder() throws Exception {
+        pool(PoolConfig.builder().maxConnsPerHost(1).build(), DrainPolicy.defaults());
+        Lease only = acquire();
+        CompletableFuture<Lease> first = acquireAsync();
+        Await.until("first queued", () -> pool.waitingCount(ORIGIN) == 1);
+        CompletableFuture<Lease> second = acquireAsync();
+        Await.until("second queued", () -> pool.waitingCount(ORIGIN) == 2);
+        only.release(true);
+        Lease got = first.get();
+        assertThat(second).isNotDone();
+        got.release(true);
+        second.get().release(true);
+        assertThat(dialed).hasSize(1);
+    }
+
+    @Test
+    void aFailedDialFailsTheRequestThatAskedForIt() {
+        pool();
+        failDials = true;
+        assertThatThrownBy(this::acquire).isInstanceOf(IOException.class).hasMessageContaining("refused");
+        assertThat(pool.connectionCount(ORIGIN)).isZero();
+    }
+
+    @Test
+    void waitingPastTheDeadlineIsACallTimeout() throws Exception {
+        pool(PoolConfig.builder().maxConnsPerHost(1).build(), DrainPolicy.defaults());
+        Lease only = acquire();
+        assertThatThrownBy(() -> pool.acquire(ORIGIN, false, now.get(), ClientTrace.NONE))
+                .isInstanceOfSatisfying(HttpTimeoutException.class,
+                        e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.CALL));
+        only.release(true);
+        assertThat(pool.idleCount()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnhealthyIdleConnectionIsClosedOnCheckoutAndAnotherDialed() throws Exception {
+        pool();
+        Lease lease = acquire();
+        FakeConnection stale = (FakeConnection) lease.connection();
+        lease.release(true);
+        stale.healthy = false; // the server closed it while idle
+        Lease fresh = acquire();
+        assertThat(fresh.connection()).isNotSameAs(stale);
+        assertThat(stale.closed).isTrue();
+        assertThat(fresh.reused()).isFalse();
+        fresh.release(true);
+    }
+
+    @Test
+    void aRetryTakesOnlyANeverUsedConnection() throws Exception {
+        pool();
+        Lease used = acquire();
+        used.release(true);
+        Lease retry = pool.acquire(ORIGIN, true, Deadline.NONE, ClientTrace.NONE);
+        assertThat(retry.connection()).isNotSameAs(used.connection());
+        assertThat(retry.reused()).isFalse();
+        retry.release(true);
+    }
+
+    @Test
+    void adaptiveIdleKeepsTheRecentPeakAndFixedLimitsTrimTheOldest() throws Exception {
+        pool();
+        List<Lease> burst = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            burst.add(acquire());
+        }
+        burst.forEach(l -> l.release(true));
+        assertThat(pool.idleCount()).isEqualTo(5);
+        pool.close();
+
+        pool(PoolConfig.builder().maxIdlePerHost(2).build(), DrainPolicy.defaults());
+        burst.clear();
+        dialed.clear();
+        for (int i = 0; i < 5; i++) {
+            burst.add(acquire());
+        }
+        burst.forEach(l -> l.release(true));
+        assertThat(pool.idleCount()).isEqualTo(2);
+        assertThat(dialed.stream().filter(c -> c.closed).count()).isEqualTo(3);
+    }
+
+    @Test
+    void theAdaptiveAllowanceDecaysOverTheIdleTimeout() throws Exception {
+        pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(90)).build(), DrainPolicy.defaults());
+        List<Lease> burst = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            burst.add(acquire());
+        }
+        burst.forEach(l -> l.release(true));
+        assertThat(pool.idleCount()).isEqualTo(4);
+        // 60 s later the peak of 4 has decayed to ceil(4 * 30/90) = 2: a released connection pushes the oldest out.
+        now.addAndGet(60 * SECOND);
+        Lease one = acquire();
+        one.release(true);
+        assertThat(pool.idleCount()).isEqualTo(2);
+    }
+
+    @Test
+    void maxIdleTotalEvictsTheLeastRecentlyUsedAcrossOrigins() throws Exception {
+        pool(PoolConfig.builder().maxIdleTotal(1).build(), DrainPolicy.defaults());
+        Origin other = new Origin("http", "other.test", 80);
+        Lease a = acquire();
+        Lease b = pool.acquire(other, false, Deadline.NONE, ClientTrace.NONE);
+        a.release(true);
+        now.addAndGet(SECOND);
+        b.release(true);
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(((FakeConnection) a.connection()).closed).isTrue();
+        assertThat(((FakeConnection) b.connection()).closed).isFalse();
+    }
+
+    @Test
+    void cleanupClosesExpiredConnectionsAndReportsTheNextDeadline() throws Exception {
+        pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults());
+        assertThat(pool.cleanup(now.get())).isEqualTo(-1);
+        Lease a = acquire();
+        Lease b = acquire();
+        a.release(true);
+        now.addAndGet(4 * SECOND);
+        b.release(true);
+        assertThat(pool.cleanup(now.get())).isEqualTo(6 * SECOND);
+        now.addAndGet(6 * SECOND);
+        assertThat(pool.cleanup(now.get())).isEqualTo(4 * SECOND);
+        assertThat(((FakeConnection) a.connection()).closed).isTrue();
+        assertThat(pool.idleCount()).isEqualTo(1);
+        now.addAndGet(4 * SECOND);
+        assertThat(pool.cleanup(now.get())).isEqualTo(-1);
+        assertThat(pool.idleCount()).isZero();
+        assertThat(stats.snapshot(pool.gauges(), 0, 0).connectionsClosed()).isEqualTo(2);
+    }
+
+    @Test
+    void aRequestWaitsForADrainInsteadOfDialingAndGetsTheDrainedConnection() throws Exception {
+        pool();
+        Lease lease = acquire();
+        assertThat(lease.startDrain(new DrainProgress(now.get(), 1000))).isTrue();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        assertThat(waiting).isNotDone();
+        lease.release(true); // the drain reached the end
+        Lease handed = waiting.get();
+        assertThat(handed.connection()).isSameAs(lease.connection());
+        assertThat(handed.afterDrain()).isTrue();
+        assertThat(dialed).hasSize(1);
+        handed.release(true);
+    }
+
+    @Test
+    void whenTheAwaitedDrainFailsTheWaiterDials() throws Exception {
+        pool();
+        Lease lease = acquire();
+        lease.startDrain(new DrainProgress(now.get(), -1));
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        lease.release(false); // gave up: closed
+        Lease fresh = waiting.get();
+        assertThat(fresh.connection()).isNotSameAs(lease.connection());
+        assertThat(fresh.reused()).isFalse();
+        fresh.release(true);
+    }
+
+    @Test
+    void withoutHandOffTheRequestDialsAtOnceButTakesTheDrainedConnectionIfFirst() throws Exception {
+        pool(PoolConfig.defaults(), DrainPolicy.bounded(1000, Duration.ofMillis(50)));
+        Lease lease = acquire();
+        lease.startDrain(new DrainProgress(now.get(), 1000));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("dial started", () -> dialPermits.hasQueuedThreads());
+        lease.release(true);
+        assertThat(waiting.get().connection()).isSameAs(lease.connection());
+        dialPermits.release();
+        Await.until("dialed connection pooled", () -> pool.idleCount() == 1);
+        assertThat(pool.handOffWaits()).isZero();
+    }
+
+    @Test
+    void closingThePoolClosesIdleConnectionsAndFailsWaiters() throws Exception {
+        pool(PoolConfig.builder().maxConnsPerHost(1).build(), DrainPolicy.defaults());
+        Lease held = acquire();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("queued", () -> pool.waitingCount(ORIGIN) == 1);
+        pool.close();
+        assertThat(waiting).failsWithin(Duration.ofSeconds(5));
+        held.release(true); // closed pool: closed, not pooled
+        assertThat(((FakeConnection) held.connection()).closed).isTrue();
+        assertThatThrownBy(this::acquire).isInstanceOf(IllegalStateException.class);
+    }
+}

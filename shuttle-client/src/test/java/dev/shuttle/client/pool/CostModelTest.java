@@ -1,0 +1,49 @@
+package dev.shuttle.client.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class CostModelTest {
+    private static final long MS = 1_000_000;
+
+    @Test
+    void dialCostIsFreshMinusReusedFirstByteTimeWithAFloor() {
+        CostModel costs = new CostModel();
+        assertThat(costs.dialCostNanos()).isEqualTo(CostModel.MIN_DIAL_COST_NANOS);
+        costs.recordFreshFirstByte(30 * MS);
+        assertThat(costs.dialCostNanos()).as("no reused sample yet: the whole fresh time").isEqualTo(30 * MS);
+        costs.recordReusedFirstByte(2 * MS);
+        assertThat(costs.dialCostNanos()).isEqualTo(28 * MS);
+        costs.recordReusedFirstByte(29 * MS);
+        costs.recordReusedFirstByte(29 * MS);
+        assertThat(costs.dialCostNanos()).as("never below the floor").isEqualTo(CostModel.MIN_DIAL_COST_NANOS);
+    }
+
+    @Test
+    void drainEstimatesNeedHistoryAndIgnoreOneOutlier() {
+        CostModel costs = new CostModel();
+        DrainProgress chunked = new DrainProgress(0, -1);
+        DrainProgress sized = new DrainProgress(0, 100_000);
+        assertThat(costs.expectedDrainNanos(chunked, 0)).isZero();
+        costs.recordDrain(100_000, 2 * MS, true, 50 * MS);
+        costs.recordDrain(100_000, 2 * MS, true, 50 * MS);
+        assertThat(costs.expectedDrainNanos(chunked, 0)).as("too little history").isZero();
+        costs.recordDrain(100_000, 40 * MS, true, 50 * MS); // a stall
+        assertThat(costs.expectedDrainNanos(chunked, 0)).isEqualTo(2 * MS);
+        assertThat(costs.expectedDrainNanos(chunked, MS)).as("time already run counts").isEqualTo(MS);
+        assertThat(costs.expectedDrainNanos(sized, 0)).as("remaining bytes over throughput").isEqualTo(2 * MS);
+        sized.drained(50_000);
+        assertThat(costs.expectedDrainNanos(sized, 0)).isEqualTo(MS);
+    }
+
+    @Test
+    void drainsThatGiveUpMakeTheOriginNotWorthWaitingFor() {
+        CostModel costs = new CostModel();
+        for (int i = 0; i < 3; i++) {
+            costs.recordDrain(0, 50 * MS, false, 50 * MS);
+        }
+        assertThat(costs.expectedDrainNanos(new DrainProgress(0, 1000), 0)).isEqualTo(Long.MAX_VALUE);
+        assertThat(costs.expectedDrainNanos(new DrainProgress(0, -1), 0)).isEqualTo(50 * MS);
+    }
+}
