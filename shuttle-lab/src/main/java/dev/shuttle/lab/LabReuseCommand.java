@@ -1,0 +1,94 @@
+package dev.shuttle.lab;
+
+import dev.shuttle.lab.clients.ClientKind;
+import dev.shuttle.lab.report.HtmlReport;
+import dev.shuttle.lab.report.JsonReport;
+import dev.shuttle.lab.report.ProgressSink;
+import dev.shuttle.lab.report.ReuseTables;
+import dev.shuttle.lab.report.TerminalProgress;
+import dev.shuttle.lab.reuse.CellSummary;
+import dev.shuttle.lab.reuse.ReuseCase;
+import dev.shuttle.lab.reuse.ReuseExperiment;
+import dev.shuttle.lab.reuse.ReuseResult;
+import dev.shuttle.lab.reuse.ReuseSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code shuttle lab reuse}: the seeds' experiment, every case against every client. */
+@Command(name = "reuse", mixinStandardHelpOptions = true,
+        description = "For each case and client: N sequential GETs that close the body unread (or decode JSON, or "
+                + "read to EOF for the control); new connections and bytes counted at the fixture server.")
+final class LabReuseCommand implements Callable<Integer> {
+    @Option(names = "--requests", defaultValue = "100", description = "Requests per cell (default ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(names = "--slow-requests", defaultValue = "20",
+            description = "Requests per cell for the slow cases tail-100ms and throttle (default ${DEFAULT-VALUE}, "
+                    + "as seed 003).")
+    int slowRequests;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Rounds per cell; tables show the median "
+            + "(default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--dial-delay", defaultValue = "0ms", converter = DurationConverter.class,
+            description = "Delay added to every new connection by the lab's TCP relay, e.g. 20ms "
+                    + "(default ${DEFAULT-VALUE}: direct).")
+    Duration dialDelay;
+
+    @Option(names = "--clients", defaultValue = "shuttle,shuttle-bounded,shuttle-none,jdk,okhttp,apache,jetty",
+            description = "Comma-separated clients (default ${DEFAULT-VALUE}).")
+    String clients;
+
+    @Option(names = "--cases", defaultValue = "all",
+            description = "Comma-separated case ids or 'all' (default). Ids: cl-1k, cl-2k, cl-64k, cl-200k, "
+                    + "cl-256k-1, cl-256k+1, cl-1m, chunked-1k ... chunked-1m, pause-10ms, tail-100ms, close, "
+                    + "json-cl, json-chunked, json-late-end, throttle, eof-control.")
+    String cases;
+
+    @Option(names = "--warmup", defaultValue = "50",
+            description = "Unrecorded requests per client before measuring (default ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
+    Path json;
+
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Also write a self-contained HTML page (table and chart, no network needed).")
+    Path html;
+
+    @Option(names = "--no-progress", description = "Do not draw the progress bar on stderr.")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws Exception {
+        ReuseSettings settings = ReuseSettings.builder()
+                .clients(ClientKind.parseList(clients))
+                .cases(ReuseCase.parseList(cases))
+                .requests(requests)
+                .slowRequests(slowRequests)
+                .rounds(rounds)
+                .dialDelay(dialDelay)
+                .warmup(warmup)
+                .build();
+        ProgressSink progress = noProgress ? ProgressSink.NONE : TerminalProgress.onStderr();
+        ReuseResult result = new ReuseExperiment(settings, progress).run();
+        System.out.print(ReuseTables.render(result));
+        if (json != null) {
+            JsonReport.write(JsonReport.reuse(result), json);
+            System.out.println("JSON written to " + json.toAbsolutePath());
+        }
+        if (html != null) {
+            HtmlReport.write(HtmlReport.reuse(result), html);
+            System.out.println("HTML written to " + html.toAbsolutePath());
+        }
+        long failed = result.summaries().stream().mapToLong(CellSummary::errors).sum();
+        if (failed > 0) {
+            System.err.println("shuttle: " + failed + " calls failed; the cells marked ! count them");
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.shuttle.lab;
+
+import dev.shuttle.lab.clients.ClientKind;
+import dev.shuttle.lab.probe.ProbeExperiment;
+import dev.shuttle.lab.probe.ProbeReport;
+import dev.shuttle.lab.probe.ProbeResult;
+import dev.shuttle.lab.probe.ProbeTarget;
+import dev.shuttle.lab.report.JsonReport;
+import dev.shuttle.lab.report.ProgressSink;
+import dev.shuttle.lab.report.TerminalProgress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code shuttle probe URL}: the reuse experiment against the user's own endpoint. */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "N sequential status-only GETs to URL per client, bodies closed unread: connections (from "
+                + "each client's trace), reuse ratio, bytes discarded, latency percentiles.")
+final class ProbeCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "URL", description = "http:// (or https://) URL to probe.")
+    String url;
+
+    @Option(names = "--requests", defaultValue = "20", description = "Requests per client (default ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(names = "--clients", defaultValue = "shuttle,shuttle-bounded,shuttle-none",
+            description = "Comma-separated clients (default ${DEFAULT-VALUE}); any of "
+                    + "shuttle, shuttle-bounded, shuttle-none, jdk, okhttp, apache, jetty.")
+    String clients;
+
+    @Option(names = "--timeout", defaultValue = "10s", converter = DurationConverter.class,
+            description = "Connect and response timeout per call (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--warmup", defaultValue = "20",
+            description = "Calls per client against the lab's own local fixture before probing, so JVM warm-up does "
+                    + "not land in the probe's latencies (default ${DEFAULT-VALUE}; 0 to skip).")
+    int warmup;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
+    Path json;
+
+    @Option(names = "--no-progress", description = "Do not draw the progress bar on stderr.")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws Exception {
+        URI uri;
+        try {
+            uri = ProbeTarget.parse(url);
+        } catch (IllegalArgumentException e) {
+            System.err.println("shuttle probe: " + e.getMessage());
+            return 2;
+        }
+        ProgressSink progress = noProgress ? ProgressSink.NONE : TerminalProgress.onStderr();
+        ProbeResult result = new ProbeExperiment(uri, requests, ClientKind.parseList(clients), timeout, progress)
+                .run(warmup);
+        System.out.print(ProbeReport.text(result));
+        if (json != null) {
+            JsonReport.write(ProbeReport.json(result), json);
+            System.out.println("JSON written to " + json.toAbsolutePath());
+        }
+        boolean allFailed = result.rows().stream().allMatch(r -> r.completed() == 0);
+        return allFailed ? 1 : 0;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.shuttle.lab.clients;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.HttpConnectionFactory;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * Apache HttpClient 5 classic with its default pool (5 connections per route, 25 in total). Calls go through
+ * {@code execute(request, responseHandler)}, the API its documentation recommends: the client consumes whatever
+ * entity the handler leaves unread, so "closing unread" here means draining the whole body on the caller's thread.
+ */
+final class ApacheLabClient implements LabClient {
+    private final CloseableHttpClient client;
+    private final AtomicLong connectionsCreated = new AtomicLong();
+
+    ApacheLabClient(ClientOptions options) {
+        HttpConnectionFactory<ManagedHttpClientConnection> counting = new HttpConnectionFactory<>() {
+            @Override
+            public ManagedHttpClientConnection createConnection(Socket socket) throws IOException {
+                connectionsCreated.incrementAndGet();
+                return ManagedHttpClientConnectionFactory.INSTANCE.createConnection(socket);
+            }
+        };
+        ConnectionConfig connectionConfig = ConnectionConfig.custom()
+                .setConnectTimeout(Timeout.of(options.connectTimeout()))
+                .setSocketTimeout(Timeout.of(options.requestTimeout()))
+                .build();
+        this.client = HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setConnectionFactory(counting)
+                        .setDefaultConnectionConfig(connectionConfig)
+                        .build())
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setResponseTimeout(Timeout.of(options.requestTimeout()))
+                        .build())
+                .build();
+    }
+
+    @Override
+    public ClientKind kind() {
+        return ClientKind.APACHE;
+    }
+
+    @Override
+    public CallResult call(URI uri, BodyUse use) throws IOException {
+        return client.execute(new HttpGet(uri), response -> {
+            HttpEntity entity = response.getEntity();
+            long read = 0;
+            if (use != BodyUse.CLOSE_UNREAD && entity != null) {
+                try (InputStream body = entity.getContent()) {
+                    read = BodyConsumer.consume(body, use);
+                }
+            }
+            return new CallResult(response.getCode(), read);
+        });
+    }
+
+    @Override
+    public long connectionsOpened() {
+        return connectionsCreated.get();
+    }
+
+    @Override
+    public void close() {
+        client.close(CloseMode.IMMEDIATE);
+    }
+
+}

@@ -1,0 +1,77 @@
+package dev.shuttle.lab.clients;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** The clients the lab measures, by the names used everywhere on the command line. */
+public enum ClientKind {
+    SHUTTLE("shuttle", "Shuttle default", o -> ShuttleLabClient.create(ShuttleLabClient.Policy.DEFAULT, o)),
+    SHUTTLE_BOUNDED("shuttle-bounded", "Shuttle bounded (Go 1.27)",
+            o -> ShuttleLabClient.create(ShuttleLabClient.Policy.BOUNDED, o)),
+    SHUTTLE_NONE("shuttle-none", "Shuttle none (Go 1.26)",
+            o -> ShuttleLabClient.create(ShuttleLabClient.Policy.NONE, o)),
+    JDK("jdk", "JDK HttpClient", JdkLabClient::new),
+    OKHTTP("okhttp", "OkHttp 5", OkHttpLabClient::new),
+    APACHE("apache", "Apache HC 5 classic", ApacheLabClient::new),
+    JETTY("jetty", "Jetty 12 HttpClient", JettyLabClient::new);
+
+    private final String cliName;
+    private final String label;
+    private final Function<ClientOptions, LabClient> factory;
+
+    ClientKind(String cliName, String label, Function<ClientOptions, LabClient> factory) {
+        this.cliName = cliName;
+        this.label = label;
+        this.factory = factory;
+    }
+
+    public String cliName() {
+        return cliName;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public boolean isShuttle() {
+        return this == SHUTTLE || this == SHUTTLE_BOUNDED || this == SHUTTLE_NONE;
+    }
+
+    /** A fresh client with its own pool. */
+    public LabClient create(ClientOptions options) {
+        return factory.apply(options);
+    }
+
+    public static ClientKind byName(String name) {
+        String wanted = name.trim().toLowerCase(Locale.ROOT);
+        for (ClientKind kind : values()) {
+            if (kind.cliName.equals(wanted)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("unknown client '" + name + "'; known clients: " + allNames());
+    }
+
+    /** Parses a comma-separated list such as {@code shuttle,okhttp}; order kept, duplicates dropped. */
+    public static List<ClientKind> parseList(String list) {
+        LinkedHashSet<ClientKind> kinds = new LinkedHashSet<>();
+        for (String part : list.split(",")) {
+            if (!part.isBlank()) {
+                kinds.add(byName(part));
+            }
+        }
+        if (kinds.isEmpty()) {
+            throw new IllegalArgumentException("no client named; known clients: " + allNames());
+        }
+        return new ArrayList<>(kinds);
+    }
+
+    public static String allNames() {
+        return Arrays.stream(values()).map(ClientKind::cliName).collect(Collectors.joining(","));
+    }
+}

@@ -1,0 +1,55 @@
+package dev.shuttle.lab.clients;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the lab builds a client. Everything not listed here is the client's own default, on purpose: the lab
+ * measures what users get.
+ *
+ * @param goIdleDefaults   Shuttle only: keep at most 2 idle connections per host, as Go's DefaultTransport does
+ *                         (seed 003); default false, Shuttle's own sizing
+ * @param connectTimeout   connect timeout; default 5 s, so a dead endpoint fails fast in {@code probe}
+ * @param requestTimeout   whole-exchange timeout up to the response head; default 30 s, past any fixture case
+ */
+public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout) {
+
+    public ClientOptions {
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+    }
+
+    public static ClientOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builder; every option starts at the default documented on the record. */
+    public static final class Builder {
+        private boolean goIdleDefaults;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration requestTimeout = Duration.ofSeconds(30);
+
+        public Builder goIdleDefaults(boolean value) {
+            this.goIdleDefaults = value;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration value) {
+            this.connectTimeout = value;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration value) {
+            this.requestTimeout = value;
+            return this;
+        }
+
+        public ClientOptions build() {
+            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.shuttle.lab.clients;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * {@code java.net.http.HttpClient}, HTTP/1.1 forced. The body is taken as an {@link InputStream} and closed, which
+ * the {@code BodyHandlers.ofInputStream} documentation gives as the way to release a body the caller does not read.
+ * The client has no connection hook, so {@link #connectionsOpened()} stays unknown.
+ */
+final class JdkLabClient implements LabClient {
+    private final HttpClient client;
+    private final Duration requestTimeout;
+
+    JdkLabClient(ClientOptions options) {
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(options.connectTimeout())
+                .build();
+        this.requestTimeout = options.requestTimeout();
+    }
+
+    @Override
+    public ClientKind kind() {
+        return ClientKind.JDK;
+    }
+
+    @Override
+    public CallResult call(URI uri, BodyUse use) throws IOException {
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build();
+        HttpResponse<InputStream> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + uri);
+        }
+        try (InputStream body = response.body()) {
+            return new CallResult(response.statusCode(), BodyConsumer.consume(body, use));
+        }
+    }
+
+    @Override
+    public void close() {
+        client.shutdownNow();
+        try {
+            client.awaitTermination(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.shuttle.lab.clients;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.io.Connection;
+
+/**
+ * Jetty 12 {@code HttpClient} with its defaults (64 connections per destination). The body is read through
+ * {@link InputStreamResponseListener}, whose documentation says to close the stream to abandon the rest of the
+ * content; Jetty then aborts the response and closes the connection.
+ */
+final class JettyLabClient implements LabClient {
+    private final HttpClient client;
+    private final long requestTimeoutMillis;
+    private final AtomicLong connectionsOpened = new AtomicLong();
+
+    JettyLabClient(ClientOptions options) {
+        this.client = new HttpClient();
+        client.setConnectTimeout(options.connectTimeout().toMillis());
+        // Jetty hands every Connection.Listener bean of the client to each new connection.
+        client.addBean(new Connection.Listener() {
+            @Override
+            public void onOpened(Connection connection) {
+                connectionsOpened.incrementAndGet();
+            }
+        });
+        this.requestTimeoutMillis = options.requestTimeout().toMillis();
+        try {
+            client.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("Jetty HttpClient did not start", e);
+        }
+    }
+
+    @Override
+    public ClientKind kind() {
+        return ClientKind.JETTY;
+    }
+
+    @Override
+    public CallResult call(URI uri, BodyUse use) throws IOException {
+        InputStreamResponseListener listener = new InputStreamResponseListener();
+        client.newRequest(uri).timeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).send(listener);
+        Response response;
+        try {
+            response = listener.get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + uri);
+        } catch (TimeoutException e) {
+            throw new IOException("no response head from " + uri + " within " + requestTimeoutMillis + " ms", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
+        }
+        try (InputStream body = listener.getInputStream()) {
+            return new CallResult(response.getStatus(), BodyConsumer.consume(body, use));
+        }
+    }
+
+    @Override
+    public long connectionsOpened() {
+        return connectionsOpened.get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.stop();
+        } catch (Exception ignored) {
+            // stopping releases threads and sockets; a failure here leaves nothing the lab could still use
+        }
+    }
+}

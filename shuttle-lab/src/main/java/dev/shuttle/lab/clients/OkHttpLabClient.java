@@ -1,0 +1,69 @@
+package dev.shuttle.lab.clients;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import okhttp3.Call;
+import okhttp3.EventListener;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * OkHttp 5 with its default pool (5 idle connections, 5 minutes). The response is closed with
+ * {@link Response#close()}, as OkHttp's documentation requires; OkHttp then discards the rest of the body on the
+ * caller's thread for up to 100 ms.
+ */
+final class OkHttpLabClient implements LabClient {
+    private final OkHttpClient client;
+    private final AtomicLong connectsStarted = new AtomicLong();
+
+    OkHttpLabClient(ClientOptions options) {
+        this.client = new OkHttpClient.Builder()
+                .protocols(List.of(Protocol.HTTP_1_1))
+                .connectTimeout(options.connectTimeout())
+                .readTimeout(options.requestTimeout())
+                .retryOnConnectionFailure(true)
+                .eventListener(new EventListener() {
+                    @Override
+                    public void connectStart(Call call, InetSocketAddress address, Proxy proxy) {
+                        connectsStarted.incrementAndGet();
+                    }
+                })
+                .build();
+    }
+
+    @Override
+    public ClientKind kind() {
+        return ClientKind.OKHTTP;
+    }
+
+    @Override
+    public CallResult call(URI uri, BodyUse use) throws IOException {
+        Request request = new Request.Builder().url(uri.toString()).get().build();
+        try (Response response = client.newCall(request).execute()) {
+            long read = 0;
+            if (use != BodyUse.CLOSE_UNREAD) {
+                InputStream body = response.body().byteStream();
+                read = BodyConsumer.consume(body, use);
+            }
+            return new CallResult(response.code(), read);
+        }
+    }
+
+    @Override
+    public long connectionsOpened() {
+        return connectsStarted.get();
+    }
+
+    @Override
+    public void close() {
+        client.dispatcher().executorService().shutdown();
+        client.connectionPool().evictAll();
+    }
+}

@@ -1,0 +1,161 @@
+package dev.shuttle.lab.clients;
+
+import dev.shuttle.client.ClientStats;
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.DrainOutcome;
+import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.HttpClient;
+import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.Request;
+import dev.shuttle.client.Response;
+import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Shuttle's own client under one of its drain policies. The response is closed with {@link Response#close()}, as its
+ * documentation says; what the client then does with the unread rest is the policy's business.
+ */
+public final class ShuttleLabClient implements LabClient {
+
+    /** The three policies the lab compares. */
+    public enum Policy {
+        /** Inline drain, background drain within 256 KiB and 50 ms, hand-off to waiting requests. */
+        DEFAULT(ClientKind.SHUTTLE, DrainPolicy.defaults()),
+        /** Go 1.27: background drain only, same caps. */
+        BOUNDED(ClientKind.SHUTTLE_BOUNDED,
+                DrainPolicy.bounded(DrainPolicy.DEFAULT_MAX_BYTES, DrainPolicy.DEFAULT_MAX_TIME)),
+        /** Go 1.26: never drain. */
+        NONE(ClientKind.SHUTTLE_NONE, DrainPolicy.none());
+
+        private final ClientKind kind;
+        private final DrainPolicy drainPolicy;
+
+        Policy(ClientKind kind, DrainPolicy drainPolicy) {
+            this.kind = kind;
+            this.drainPolicy = drainPolicy;
+        }
+
+        public DrainPolicy drainPolicy() {
+            return drainPolicy;
+        }
+    }
+
+    /** Go's DefaultTransport keeps 2 idle connections per host (seed 003). */
+    static final int GO_MAX_IDLE_PER_HOST = 2;
+
+    /** How long {@link #ownView()} waits for background drains still running to report their outcome. */
+    private static final long DRAIN_REPORT_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    private final Policy policy;
+    private final HttpClient client;
+    private final ReentrantLock bodiesLock = new ReentrantLock();
+    private final Condition bodyClosed = bodiesLock.newCondition();
+    private long responses; // guarded by bodiesLock: responses handed to the caller
+    private long bodiesClosed; // guarded by bodiesLock: bodyClosed events, the last ones come from drain threads
+
+    private ShuttleLabClient(Policy policy, ClientOptions options) {
+        this.policy = policy;
+        PoolConfig pool = options.goIdleDefaults()
+                ? PoolConfig.builder().maxIdlePerHost(GO_MAX_IDLE_PER_HOST).build()
+                : PoolConfig.defaults();
+        this.client = HttpClient.builder()
+                .drainPolicy(policy.drainPolicy)
+                .pool(pool)
+                .connectTimeout(options.connectTimeout())
+                .responseHeaderTimeout(options.requestTimeout())
+                .readTimeout(options.requestTimeout())
+                .trace(new ClientTrace() {
+                    @Override
+                    public void bodyClosed(long bytesRead, DrainOutcome outcome, long bytesDiscarded) {
+                        bodiesLock.lock();
+                        try {
+                            bodiesClosed++;
+                            bodyClosed.signalAll();
+                        } finally {
+                            bodiesLock.unlock();
+                        }
+                    }
+                })
+                .build();
+    }
+
+    static LabClient create(Policy policy, ClientOptions options) {
+        return new ShuttleLabClient(policy, options);
+    }
+
+    @Override
+    public ClientKind kind() {
+        return policy.kind;
+    }
+
+    @Override
+    public CallResult call(URI uri, BodyUse use) throws IOException {
+        try (Response response = client.send(Request.get(uri))) {
+            bodiesLock.lock();
+            try {
+                responses++;
+            } finally {
+                bodiesLock.unlock();
+            }
+            return new CallResult(response.status(), BodyConsumer.consume(response.body(), use));
+        }
+    }
+
+    @Override
+    public long connectionsOpened() {
+        return client.stats().connectionsOpened();
+    }
+
+    /** Shuttle's own account: reuse, retries, how closed bodies ended, bytes drained for nothing. */
+    @Override
+    public Map<String, Object> ownView() {
+        awaitDrainReports();
+        ClientStats stats = client.stats();
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("requests", stats.requests());
+        view.put("reusedRequests", stats.reusedRequests());
+        view.put("retries", stats.retries());
+        view.put("connectionsOpened", stats.connectionsOpened());
+        view.put("bytesDiscarded", stats.bytesDiscarded());
+        view.put("handOffWaits", stats.handOffWaits());
+        view.put("handOffDials", stats.handOffDials());
+        Map<String, Long> drains = new LinkedHashMap<>();
+        for (DrainOutcome outcome : DrainOutcome.values()) {
+            long count = stats.drains(outcome);
+            if (count > 0) {
+                drains.put(outcome.name(), count);
+            }
+        }
+        view.put("drainOutcomes", drains);
+        return view;
+    }
+
+    /** Lets drains of the last responses finish, so their outcomes are counted; bounded by the drain time cap. */
+    private void awaitDrainReports() {
+        long deadline = System.nanoTime() + DRAIN_REPORT_WAIT_NANOS;
+        bodiesLock.lock();
+        try {
+            while (bodiesClosed < responses) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                bodyClosed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            bodiesLock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

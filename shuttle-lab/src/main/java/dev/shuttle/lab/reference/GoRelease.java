@@ -1,0 +1,27 @@
+package dev.shuttle.lab.reference;
+
+/**
+ * The Go releases whose published figures the lab shows beside its own, and the Shuttle drain policy that
+ * reproduces each one's behaviour (so the figures sit under that client's column).
+ */
+public enum GoRelease {
+    GO_1_26("Go 1.26", "shuttle-none"),
+    GO_1_27("Go 1.27", "shuttle-bounded");
+
+    private final String label;
+    private final String matchingClient;
+
+    GoRelease(String label, String matchingClient) {
+        this.label = label;
+        this.matchingClient = matchingClient;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** The command-line name of the Shuttle client that behaves like this release. */
+    public String matchingClient() {
+        return matchingClient;
+    }
+}

@@ -1,0 +1,135 @@
+package dev.shuttle.lab.report;
+
+import dev.shuttle.lab.clients.ClientKind;
+import dev.shuttle.lab.reference.GoRelease;
+import dev.shuttle.lab.reference.PublishedFigures;
+import dev.shuttle.lab.reuse.CellSummary;
+import dev.shuttle.lab.reuse.ReuseCase;
+import dev.shuttle.lab.reuse.ReuseResult;
+import dev.shuttle.lab.reuse.ReuseSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** The terminal report of {@code lab reuse}: one table per figure, cases as rows and clients as columns. */
+public final class ReuseTables {
+    static final String PUBLISHED_LABEL = "  Go, published †";
+
+    private ReuseTables() {
+    }
+
+    public static String render(ReuseResult result) {
+        ReuseSettings s = result.settings();
+        StringBuilder out = new StringBuilder();
+        out.append("Shuttle Lab: connection reuse when the caller closes the body unread (HTTP/1.1)\n");
+        out.append(parameters(result)).append("\n\n");
+
+        out.append("New connections per cell (median of ").append(s.rounds()).append(" round")
+                .append(s.rounds() == 1 ? "" : "s").append("; min-max when the rounds differ)\n");
+        out.append(table(result, true, ReuseTables::connections)).append('\n');
+        out.append("Bytes the server wrote per cell (median)\n");
+        out.append(table(result, false, c -> Units.bytes(c.serverBytes()))).append('\n');
+        out.append("Time for the cell's requests, ms (median)\n");
+        out.append(table(result, false, c -> Units.millis(c.wallNanos()))).append('\n');
+        out.append("Per request p50 / p99, ms (median of rounds)\n");
+        out.append(table(result, false, c -> Units.millis(c.p50Nanos()) + " / " + Units.millis(c.p99Nanos())))
+                .append('\n');
+        out.append(footnotes(result));
+        return out.toString();
+    }
+
+    static String parameters(ReuseResult result) {
+        ReuseSettings s = result.settings();
+        return "requests per cell " + s.requests() + " (slow cases " + Math.min(s.slowRequests(), s.requests())
+                + ", see column n), rounds " + s.rounds() + ", dial delay " + s.dialDelay().toMillis() + " ms"
+                + (s.dialDelay().isZero() ? " (direct to the fixture)" : " (through the relay)")
+                + ", warm-up " + s.warmup() + " requests per client\n"
+                + result.environment().summaryLine() + "\n"
+                + "run took " + Units.duration(result.elapsedNanos());
+    }
+
+    static String connections(CellSummary c) {
+        String median = Long.toString(c.newConnections());
+        String cell = c.minNewConnections() == c.maxNewConnections() ? median
+                : median + " (" + c.minNewConnections() + "-" + c.maxNewConnections() + ")";
+        return c.errors() > 0 ? cell + " !" + c.errors() : cell;
+    }
+
+    private static String table(ReuseResult result, boolean withPublished, Function<CellSummary, String> cell) {
+        List<ClientKind> clients = result.settings().clients();
+        List<String> header = new ArrayList<>();
+        header.add("case");
+        header.add("n");
+        clients.forEach(k -> header.add(k.cliName()));
+        TextTable table = new TextTable(header);
+        boolean published = withPublished && showsPublished(clients);
+        for (ReuseCase reuseCase : result.settings().cases()) {
+            List<String> row = new ArrayList<>();
+            row.add(reuseCase.label());
+            row.add(Integer.toString(result.settings().requestsFor(reuseCase)));
+            for (ClientKind client : clients) {
+                CellSummary summary = result.cell(reuseCase, client);
+                row.add(summary == null ? "" : cell.apply(summary));
+            }
+            table.row(row);
+            if (published) {
+                table.row(publishedRow(reuseCase, clients));
+            }
+        }
+        return table.render();
+    }
+
+    /** Published rows sit under the Shuttle policy that behaves like each Go release: one of them must be a column. */
+    static boolean showsPublished(List<ClientKind> clients) {
+        return clients.stream().anyMatch(k -> k.cliName().equals(GoRelease.GO_1_27.matchingClient())
+                || k.cliName().equals(GoRelease.GO_1_26.matchingClient()));
+    }
+
+    private static List<String> publishedRow(ReuseCase reuseCase, List<ClientKind> clients) {
+        List<String> row = new ArrayList<>();
+        row.add(PUBLISHED_LABEL);
+        row.add("");
+        for (ClientKind client : clients) {
+            String value = "";
+            for (GoRelease release : GoRelease.values()) {
+                if (client.cliName().equals(release.matchingClient())) {
+                    value = PublishedFigures.cell(reuseCase.id(), release);
+                }
+            }
+            row.add(value);
+        }
+        return row;
+    }
+
+    private static String footnotes(ReuseResult result) {
+        StringBuilder out = new StringBuilder();
+        if (showsPublished(result.settings().clients())) {
+            out.append("† Published figures from the seeds, not measurements of this run: Go 1.27 under "
+                    + "shuttle-bounded, Go 1.26 under shuttle-none (the policies that behave like them);\n"
+                    + "  per 100 sequential requests unless \"of N\"; '-' where the seeds give none. Sources "
+                    + "(seed and sentence) are in the --json and --html reports.\n");
+        }
+        out.append("Slow cases (") .append(slowCases(result)).append(") run ")
+                .append(Math.min(result.settings().slowRequests(), result.settings().requests()))
+                .append(" requests per cell, as seed 003 did, so clients that drain on the caller's thread "
+                        + "do not stretch the run.\n");
+        out.append("Bytes include response heads: what each connection's socket accepted, i.e. the traffic. On "
+                + "loopback the kernel's socket buffers take a few hundred KiB\n  even from a client that reads "
+                + "nothing, so bytes separate the clients only for larger or slower bodies.\n");
+        long errors = result.summaries().stream().mapToLong(CellSummary::errors).sum();
+        if (errors > 0) {
+            out.append("!N: N calls failed in that cell (see --json for the first error).\n");
+        }
+        return out.toString();
+    }
+
+    private static String slowCases(ReuseResult result) {
+        List<String> ids = new ArrayList<>();
+        for (ReuseCase c : result.settings().cases()) {
+            if (c.slow()) {
+                ids.add(c.id());
+            }
+        }
+        return ids.isEmpty() ? "none selected" : String.join(", ", ids);
+    }
+}

@@ -1,0 +1,167 @@
+package dev.shuttle.lab.reuse;
+
+import dev.shuttle.lab.VirtualThreads;
+import dev.shuttle.lab.clients.BodyUse;
+import dev.shuttle.lab.clients.CallWatchdog;
+import dev.shuttle.lab.clients.CallResult;
+import dev.shuttle.lab.clients.ClientKind;
+import dev.shuttle.lab.clients.ClientOptions;
+import dev.shuttle.lab.clients.LabClient;
+import dev.shuttle.lab.fixture.FixtureServer;
+import dev.shuttle.lab.fixture.LabTarget;
+import dev.shuttle.lab.report.ProgressSink;
+import dev.shuttle.lab.report.RunEnvironment;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The seeds' HTTP/1 experiment: for each round, case and client, a fresh client makes N sequential requests with no
+ * pause between them (the race with a background drain is the point), using the body as the case says. New
+ * connections and bytes written are counted at the fixture; each cell waits until its connections are closed before
+ * reading the bytes, so nothing leaks into the next cell.
+ */
+public final class ReuseExperiment implements AutoCloseable {
+    /** Longest wait for a cell's connections to close after its client was closed. */
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(5);
+    private static final long HISTOGRAM_MAX_NANOS = Duration.ofMinutes(2).toNanos();
+
+    private final ReuseSettings settings;
+    private final ProgressSink progress;
+    private final ClientOptions clientOptions = ClientOptions.defaults();
+    private final CallWatchdog watchdog = new CallWatchdog(CallWatchdog.DEFAULT_LIMIT);
+
+    public ReuseExperiment(ReuseSettings settings, ProgressSink progress) {
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    public ReuseResult run() throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        RunEnvironment environment = RunEnvironment.capture();
+        List<CellMeasurement> measurements = new ArrayList<>();
+        progress.begin("lab reuse", settings.totalRequests());
+        try (LabTarget target = LabTarget.start(settings.dialDelay())) {
+            warmUp(target);
+            for (int round = 1; round <= settings.rounds(); round++) {
+                for (ReuseCase reuseCase : settings.cases()) {
+                    for (ClientKind client : settings.clients()) {
+                        progress.phase(client.cliName() + " × " + reuseCase.id() + ", round " + round + "/"
+                                + settings.rounds());
+                        measurements.add(measureCell(target, client, reuseCase, round));
+                    }
+                }
+            }
+        } finally {
+            progress.finish();
+            watchdog.close();
+        }
+        return new ReuseResult(settings, environment, measurements, summarise(measurements),
+                System.nanoTime() - start);
+    }
+
+    private void warmUp(LabTarget target) throws InterruptedException {
+        if (settings.warmup() == 0) {
+            return;
+        }
+        URI uri = target.uri("/bytes?n=1024");
+        for (ClientKind kind : settings.clients()) {
+            progress.phase("warming up " + kind.cliName());
+            try (LabClient client = kind.create(clientOptions)) {
+                VirtualThreads.call(() -> {
+                    for (int i = 0; i < settings.warmup(); i++) {
+                        watchdog.call(client, uri, i % 2 == 0 ? BodyUse.READ_TO_EOF : BodyUse.CLOSE_UNREAD);
+                    }
+                    return null;
+                });
+            } catch (Exception e) {
+                // the warm-up only heats code; a failure here shows up again, counted, in the measured cells
+            }
+            target.fixture().awaitOpenAtMost(0, SETTLE_TIMEOUT);
+        }
+    }
+
+    /** Runs one round of one cell with a client of its own, its calls on a virtual thread under the watchdog. */
+    CellMeasurement measureCell(LabTarget target, ClientKind kind, ReuseCase reuseCase, int round)
+            throws InterruptedException {
+        try {
+            return VirtualThreads.call(() -> measureCellHere(target, kind, reuseCase, round));
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cell " + kind.cliName() + " × " + reuseCase.id() + " failed", e);
+        }
+    }
+
+    private CellMeasurement measureCellHere(LabTarget target, ClientKind kind, ReuseCase reuseCase, int round)
+            throws InterruptedException {
+        FixtureServer fixture = target.fixture();
+        int requests = settings.requestsFor(reuseCase);
+        URI uri = target.uri(reuseCase.pathAndQuery());
+        Histogram latencies = new Histogram(HISTOGRAM_MAX_NANOS, 3);
+        long connectionsBefore = fixture.connectionsAccepted();
+        long bytesBefore = fixture.bytesWritten();
+        int errors = 0;
+        String firstError = null;
+        Map<String, Object> ownView;
+        long wall;
+        try (LabClient client = kind.create(clientOptions)) {
+            long cellStart = System.nanoTime();
+            for (int i = 0; i < requests; i++) {
+                long callStart = System.nanoTime();
+                try {
+                    CallResult result = watchdog.call(client, uri, reuseCase.bodyUse());
+                    if (result.status() != 200) {
+                        errors++;
+                        firstError = firstError != null ? firstError : "status " + result.status();
+                    }
+                } catch (CallWatchdog.CallTimedOutException e) {
+                    errors++;
+                    firstError = firstError != null ? firstError : e.getMessage() + "; server: " + fixture.describe();
+                } catch (IOException | RuntimeException e) {
+                    errors++;
+                    firstError = firstError != null ? firstError : e.toString();
+                }
+                latencies.recordValue(Math.min(System.nanoTime() - callStart, HISTOGRAM_MAX_NANOS));
+                progress.advance(1);
+            }
+            wall = System.nanoTime() - cellStart;
+            ownView = new LinkedHashMap<>(client.ownView());
+        }
+        // Closing the client closed its connections; the server's count of bytes is final once it saw them close.
+        if (!fixture.awaitOpenAtMost(0, SETTLE_TIMEOUT)) {
+            ownView.put("warning", "connections still open at the server " + SETTLE_TIMEOUT.toSeconds()
+                    + " s after the client closed; byte count may be short");
+        }
+        return new CellMeasurement(kind, reuseCase, round, requests,
+                fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore, wall,
+                latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
+                ownView);
+    }
+
+    @Override
+    public void close() {
+        watchdog.close();
+    }
+
+    /** One summary per cell, in table order: cases outer, clients inner. */
+    private List<CellSummary> summarise(List<CellMeasurement> measurements) {
+        List<CellSummary> summaries = new ArrayList<>();
+        for (ReuseCase reuseCase : settings.cases()) {
+            for (ClientKind client : settings.clients()) {
+                List<CellMeasurement> rounds = measurements.stream()
+                        .filter(m -> m.reuseCase() == reuseCase && m.client() == client)
+                        .toList();
+                if (!rounds.isEmpty()) {
+                    summaries.add(CellSummary.of(rounds));
+                }
+            }
+        }
+        return summaries;
+    }
+}

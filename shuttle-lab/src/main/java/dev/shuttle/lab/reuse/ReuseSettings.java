@@ -1,0 +1,106 @@
+package dev.shuttle.lab.reuse;
+
+import dev.shuttle.lab.clients.ClientKind;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Parameters of one {@code lab reuse} run.
+ *
+ * @param clients      columns, in order; default every client
+ * @param cases        rows, in order; default every case
+ * @param requests     sequential requests per cell for ordinary cases; default 100, as seeds 000 and 003
+ * @param slowRequests requests per cell for slow cases (100 ms tail, throttled body); default 20, as seed 003 ran
+ *                     them, so clients that drain on the caller's thread do not stretch the run past two minutes
+ * @param rounds       times each cell is measured with a fresh client; the tables show the median; default 3
+ * @param dialDelay    simulated handshake per new connection, through the lab's relay; default 0 (direct)
+ * @param warmup       requests per client before measuring, unrecorded, so the JIT does not colour round 1;
+ *                     default 50
+ */
+public record ReuseSettings(List<ClientKind> clients, List<ReuseCase> cases, int requests, int slowRequests,
+                            int rounds, Duration dialDelay, int warmup) {
+
+    public ReuseSettings {
+        clients = List.copyOf(clients);
+        cases = List.copyOf(cases);
+        Objects.requireNonNull(dialDelay, "dialDelay");
+        if (clients.isEmpty() || cases.isEmpty()) {
+            throw new IllegalArgumentException("at least one client and one case");
+        }
+        if (requests < 1 || slowRequests < 1 || rounds < 1 || warmup < 0) {
+            throw new IllegalArgumentException("requests, slow requests and rounds must be at least 1");
+        }
+        if (dialDelay.isNegative()) {
+            throw new IllegalArgumentException("dial delay must not be negative");
+        }
+    }
+
+    /** Requests per cell for {@code reuseCase}. */
+    public int requestsFor(ReuseCase reuseCase) {
+        return reuseCase.slow() ? Math.min(slowRequests, requests) : requests;
+    }
+
+    /** Requests the whole run makes (without warm-up): the progress bar's 100 %. */
+    public long totalRequests() {
+        long perRound = 0;
+        for (ReuseCase c : cases) {
+            perRound += (long) requestsFor(c) * clients.size();
+        }
+        return perRound * rounds;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builder; every option starts at the default documented on the record. */
+    public static final class Builder {
+        private List<ClientKind> clients = List.of(ClientKind.values());
+        private List<ReuseCase> cases = List.of(ReuseCase.values());
+        private int requests = 100;
+        private int slowRequests = 20;
+        private int rounds = 3;
+        private Duration dialDelay = Duration.ZERO;
+        private int warmup = 50;
+
+        public Builder clients(List<ClientKind> value) {
+            this.clients = value;
+            return this;
+        }
+
+        public Builder cases(List<ReuseCase> value) {
+            this.cases = value;
+            return this;
+        }
+
+        public Builder requests(int value) {
+            this.requests = value;
+            return this;
+        }
+
+        public Builder slowRequests(int value) {
+            this.slowRequests = value;
+            return this;
+        }
+
+        public Builder rounds(int value) {
+            this.rounds = value;
+            return this;
+        }
+
+        public Builder dialDelay(Duration value) {
+            this.dialDelay = value;
+            return this;
+        }
+
+        public Builder warmup(int value) {
+            this.warmup = value;
+            return this;
+        }
+
+        public ReuseSettings build() {
+            return new ReuseSettings(clients, cases, requests, slowRequests, rounds, dialDelay, warmup);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.shuttle.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.shuttle.lab.fixture.FixtureServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The command line end to end, with System.out and System.err captured. */
+class ShuttleCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream savedOut;
+    private PrintStream savedErr;
+
+    @BeforeEach
+    void capture() {
+        savedOut = System.out;
+        savedErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(savedOut);
+        System.setErr(savedErr);
+    }
+
+    private int run(String... args) {
+        CommandLine line = ShuttleCommand.commandLine();
+        line.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        return line.execute(args);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void labReuseWritesTheTableJsonAndHtml(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("reuse.json");
+        Path html = dir.resolve("reuse.html");
+        int code = run("lab", "reuse", "--clients", "shuttle,shuttle-none,okhttp", "--cases", "cl-1k,close",
+                "--requests", "5", "--rounds", "2", "--warmup", "2", "--no-progress", "--json", json.toString(),
+                "--html", html.toString());
+        assertThat(code).as(stderr()).isZero();
+        assertThat(stdout()).contains("New connections per cell (median of 2 rounds")
+                .contains("Content-Length 1 KiB").contains("Connection: close, 1 KiB").contains("published †");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.get("cells")).hasSize(6);
+        for (JsonNode cell : root.get("cells")) {
+            if (cell.get("case").asText().equals("close")) {
+                assertThat(cell.get("newConnections").get("median").asLong()).isEqualTo(5);
+            }
+        }
+        assertThat(Files.readString(html)).contains("<svg").contains("shuttle-none");
+    }
+
+    @Test
+    void unknownClientOrCaseIsAClearError() {
+        assertThat(run("lab", "reuse", "--clients", "curl", "--no-progress")).isNotZero();
+        assertThat(stderr()).contains("unknown client 'curl'").contains("shuttle-bounded");
+        assertThat(run("lab", "reuse", "--cases", "huge", "--no-progress")).isNotZero();
+        assertThat(stderr()).contains("unknown case 'huge'");
+        assertThat(run("lab", "reuse", "--dial-delay", "soon")).isNotZero();
+        assertThat(stderr()).contains("not a duration");
+    }
+
+    @Test
+    void probeRejectsBadUrls() {
+        assertThat(run("probe", "gopher://x/")).isEqualTo(2);
+        assertThat(stderr()).contains("only http:// and https://");
+    }
+
+    @Test
+    void getVerbosePrintsTheExchangeAndShuttlesEvents() throws Exception {
+        try (FixtureServer fixture = FixtureServer.start(0)) {
+            int code = run("get", "-v", "--repeat", "2", fixture.uri("/json").toString());
+            assertThat(code).as(stderr()).isZero();
+            assertThat(stdout()).isEqualTo("{\"a\":1}\n{\"a\":1}\n");
+            assertThat(stderr()).contains("> GET /json HTTP/1.1").contains("< HTTP/1.1 200")
+                    .contains("< Content-Length: 8").contains("NEW connection").contains("REUSED connection")
+                    .contains("Connected to").contains("first response byte").contains("drain COMPLETE");
+        }
+    }
+
+    @Test
+    void getUnreadShowsTheDrainOutcome() throws Exception {
+        try (FixtureServer fixture = FixtureServer.start(0)) {
+            int code = run("get", "-v", "--unread", "--policy", "none", fixture.uri("/bytes?n=4096").toString());
+            assertThat(code).as(stderr()).isZero();
+            assertThat(stdout()).isEmpty();
+            assertThat(stderr()).contains("SKIPPED_POLICY");
+        }
+    }
+
+    @Test
+    void getReportsARefusedConnection() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        assertThat(run("get", "http://127.0.0.1:" + port + "/")).isEqualTo(1);
+        assertThat(stderr()).contains("connection refused");
+    }
+
+    @Test
+    void durationsReadTheWayPeopleWriteThem() {
+        assertThat(DurationConverter.parse("20ms")).isEqualTo(Duration.ofMillis(20));
+        assertThat(DurationConverter.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(DurationConverter.parse("0")).isEqualTo(Duration.ZERO);
+        assertThat(DurationConverter.parse("2m")).isEqualTo(Duration.ofMinutes(2));
+    }
+}

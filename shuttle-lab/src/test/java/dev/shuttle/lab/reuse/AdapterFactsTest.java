@@ -1,0 +1,103 @@
+package dev.shuttle.lab.reuse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shuttle.lab.clients.ClientKind;
+import dev.shuttle.lab.fixture.LabTarget;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The reduced matrix: a few requests per cell, each adapter against the real fixture, asserting the qualitative
+ * facts the lab's table must show (counts, never timings).
+ */
+class AdapterFactsTest {
+    private static final int REQUESTS = 10;
+    private static LabTarget target;
+    private static ReuseExperiment experiment;
+
+    @BeforeAll
+    static void start() throws Exception {
+        target = LabTarget.start(Duration.ZERO);
+        experiment = new ReuseExperiment(ReuseSettings.builder().requests(REQUESTS).slowRequests(REQUESTS)
+                .rounds(1).warmup(0).build(), dev.shuttle.lab.report.ProgressSink.NONE);
+    }
+
+    @AfterAll
+    static void stop() {
+        experiment.close();
+        target.close();
+    }
+
+    private static CellMeasurement cell(ClientKind client, ReuseCase reuseCase) throws InterruptedException {
+        CellMeasurement m = experiment.measureCell(target, client, reuseCase, 1);
+        assertThat(m.errors()).as(client.cliName() + " × " + reuseCase.id() + ": " + m.firstError()).isZero();
+        return m;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void everyClientOpensANewConnectionPerRequestForConnectionClose(ClientKind client) throws Exception {
+        assertThat(cell(client, ReuseCase.CONNECTION_CLOSE).newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void everyClientReusesWhenTheBodyIsReadToTheEnd(ClientKind client) throws Exception {
+        // Jetty releases a connection just after the stream's EOF, so back-to-back calls may dial once more.
+        assertThat(cell(client, ReuseCase.READ_TO_EOF).newConnections()).isBetween(1L, 2L);
+    }
+
+    @Test
+    void shuttleNoneNeverReusesAnUnreadBody() throws Exception {
+        for (ReuseCase c : List.of(ReuseCase.CL_1K, ReuseCase.CHUNKED_2K, ReuseCase.CL_64K)) {
+            assertThat(cell(ClientKind.SHUTTLE_NONE, c).newConnections()).as(c.id()).isGreaterThanOrEqualTo(REQUESTS);
+        }
+    }
+
+    @Test
+    void shuttleDefaultReusesForSmallBodies() throws Exception {
+        for (ReuseCase c : List.of(ReuseCase.CL_1K, ReuseCase.CL_2K, ReuseCase.CHUNKED_1K, ReuseCase.JSON_CHUNKED,
+                ReuseCase.JSON_CL)) {
+            assertThat(cell(ClientKind.SHUTTLE, c).newConnections()).as(c.id()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shuttleDefaultAndBoundedRefuseToDrainADeclaredLengthAboveTheCap() throws Exception {
+        assertThat(cell(ClientKind.SHUTTLE, ReuseCase.CL_1M).newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+        assertThat(cell(ClientKind.SHUTTLE_BOUNDED, ReuseCase.CL_256K_PLUS_1).newConnections())
+                .isGreaterThanOrEqualTo(REQUESTS);
+    }
+
+    @Test
+    void jdkAndJettyCloseTheConnectionOfABodyThatHasNotFullyArrived() throws Exception {
+        assertThat(cell(ClientKind.JDK, ReuseCase.CL_1M).newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+        assertThat(cell(ClientKind.JETTY, ReuseCase.CL_1M).newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+        assertThat(cell(ClientKind.JETTY, ReuseCase.PAUSE_10MS).newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+    }
+
+    @Test
+    void okHttpAndApacheDrainOnTheCallersThreadAndKeepTheConnection() throws Exception {
+        assertThat(cell(ClientKind.OKHTTP, ReuseCase.CL_64K).newConnections()).isEqualTo(1);
+        assertThat(cell(ClientKind.OKHTTP, ReuseCase.PAUSE_10MS).newConnections()).isEqualTo(1);
+        CellMeasurement apache = cell(ClientKind.APACHE, ReuseCase.CL_1M);
+        assertThat(apache.newConnections()).isEqualTo(1);
+        assertThat(apache.serverBytes()).as("Apache downloads every byte it discards")
+                .isGreaterThanOrEqualTo((long) REQUESTS * (1 << 20));
+    }
+
+    @Test
+    void serverBytesShowWhatAClientThatClosesAtOnceDidNotDownload() throws Exception {
+        // A throttled body trickles out, so socket buffers cannot hide the difference as they do on loopback.
+        long whole = (long) REQUESTS * 200_000;
+        assertThat(cell(ClientKind.APACHE, ReuseCase.THROTTLED).serverBytes()).isGreaterThanOrEqualTo(whole);
+        assertThat(cell(ClientKind.SHUTTLE_NONE, ReuseCase.THROTTLED).serverBytes()).isLessThan(whole / 2);
+        assertThat(cell(ClientKind.JDK, ReuseCase.THROTTLED).serverBytes()).isLessThan(whole / 2);
+    }
+}
