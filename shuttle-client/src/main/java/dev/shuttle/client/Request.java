@@ -30,8 +30,8 @@ public final class Request {
     private Request(Builder builder) {
         this.method = builder.method;
         this.uri = builder.uri;
-        this.origin = Origin.of(builder.uri);
-        this.headers = builder.headers.build();
+        this.origin = builder.origin;
+        this.headers = builder.headers == null ? Headers.EMPTY : builder.headers.build();
         this.body = builder.body;
         this.idempotent = builder.idempotent;
         this.trace = builder.trace;
@@ -110,7 +110,7 @@ public final class Request {
     public Builder toBuilder() {
         Builder builder = new Builder(uri);
         builder.method = method;
-        builder.headers = headers.toBuilder();
+        builder.headers = headers.isEmpty() ? null : headers.toBuilder();
         builder.body = body;
         builder.idempotent = idempotent;
         builder.trace = trace;
@@ -126,8 +126,11 @@ public final class Request {
     /** Hand-written builder; only the URI is required (the method defaults to GET without a body). */
     public static final class Builder {
         private URI uri;
+        /** Of {@link #uri}, kept from its validation. */
+        private Origin origin;
         private String method = "GET";
-        private Headers.Builder headers = Headers.builder();
+        /** Null until the first header is set: most requests carry none, and then build no list. */
+        private Headers.Builder headers;
         private BodyPublisher body = BodyPublisher.none();
         private Boolean idempotent;
         private ClientTrace trace = ClientTrace.NONE;
@@ -138,11 +141,12 @@ public final class Request {
         }
 
         public Builder uri(URI uri) {
-            Origin.of(Objects.requireNonNull(uri, "uri")); // validates scheme and host now, not at send time
+            Origin checked = Origin.of(Objects.requireNonNull(uri, "uri")); // validates now, not at send time
             if (uri.getRawUserInfo() != null) {
                 throw new IllegalArgumentException("user info in URIs is not supported: " + uri);
             }
             this.uri = uri;
+            this.origin = checked;
             return this;
         }
 
@@ -179,20 +183,29 @@ public final class Request {
         /** Adds a header field, keeping others of that name. */
         public Builder header(String name, String value) {
             checkSettable(name);
-            headers.add(name, value);
+            fields().add(name, value);
             return this;
         }
 
         /** Replaces every field named {@code name}. */
         public Builder setHeader(String name, String value) {
             checkSettable(name);
-            headers.set(name, value);
+            fields().set(name, value);
             return this;
         }
 
         public Builder removeHeader(String name) {
-            headers.remove(name);
+            if (headers != null) {
+                headers.remove(name);
+            }
             return this;
+        }
+
+        private Headers.Builder fields() {
+            if (headers == null) {
+                headers = Headers.builder();
+            }
+            return headers;
         }
 
         /** Overrides the idempotency judged from the method and {@code Idempotency-Key} (see {@link #isIdempotent}). */

@@ -3,19 +3,30 @@ package dev.shuttle.benchmarks.client;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Recorder;
 
 /**
  * Client throughput side by side: for each round, each client in turn runs for a fixed time against the same
  * server (in another JVM), either sequentially on one virtual thread or on N concurrent virtual threads, each call
  * reading the whole body. Reports requests/s, p50, p99 and heap bytes allocated per request (the JVM-wide allocation
- * counter: the server is not in this JVM, so the client is what allocates).
+ * counter: the server is not in this JVM, so the client is what allocates), then the median of each over the rounds.
  *
- * <p>Usage: {@code ClientThroughput URL [concurrency=1] [seconds=5] [rounds=3] [clients=shuttle,jdk,okhttp,apache]}
+ * <p>Fairness on a noisy machine: before the first round every client runs once, unmeasured, for {@code -Dwarmup}
+ * seconds (default 3), so the JIT has compiled the harness and the shared JDK code before anyone is measured (the
+ * first client measured used to pay for it); each round starts with the next client in turn, so none always runs
+ * right after the same neighbour; each cell builds a new client and warms its connections for a second first.
+ *
+ * <p>Usage: {@code ClientThroughput URL [concurrency=1] [seconds=5] [rounds=3]
+ * [clients=shuttle,jdk,okhttp,apache]}; add {@code shuttle-base} with {@code -Dshuttle.baseline=JAR} to compare
+ * another build of shuttle-client in the same run ({@link BaselineShuttle}).
  */
 public final class ClientThroughput {
     private ClientThroughput() {
@@ -26,26 +37,63 @@ public final class ClientThroughput {
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-        String[] clients = (args.length > 4 ? args[4] : "shuttle,jdk,okhttp,apache").split(",");
+        String[] clients = split(args.length > 4 ? args[4] : "shuttle,jdk,okhttp,apache");
+        int warmup = Integer.getInteger("warmup", 3);
 
-        System.out.printf("GET %s, %d virtual thread(s), %d s per cell, %d rounds, clients alternate%n",
-                uri, concurrency, seconds, rounds);
-        for (int round = 1; round <= rounds; round++) {
+        System.out.printf("GET %s, %d virtual thread(s), %d s per cell, %d rounds, clients rotate; warm-up %d s each%n",
+                uri, concurrency, seconds, rounds, warmup);
+        int maxConnections = Math.max(concurrency, 5);
+        if (warmup > 0) {
             for (String name : clients) {
-                try (BenchClient client = BenchClient.create(name, Math.max(concurrency, 5))) {
-                    run(client, uri, concurrency, 1); // warm-up: JIT, connections
-                    Cell cell = run(client, uri, concurrency, seconds);
-                    System.out.printf("round %d %-8s requests/s %9.0f  p50 %7.1f us  p99 %8.1f us  alloc %7.0f B/req"
-                                    + "  errors %d%n",
-                            round, name, cell.requestsPerSecond(), cell.p50Micros(), cell.p99Micros(),
-                            cell.bytesAllocatedPerRequest(), cell.errors());
+                try (BenchClient client = BenchClient.create(name, maxConnections)) {
+                    run(client, uri, concurrency, warmup);
                 }
             }
         }
+        Map<String, List<Cell>> cells = new LinkedHashMap<>();
+        for (String name : clients) {
+            cells.put(name, new ArrayList<>());
+        }
+        for (int round = 1; round <= rounds; round++) {
+            for (int i = 0; i < clients.length; i++) {
+                String name = clients[(i + round - 1) % clients.length];
+                try (BenchClient client = BenchClient.create(name, maxConnections)) {
+                    run(client, uri, concurrency, 1); // this client's connections, and its own JIT profile
+                    Cell cell = run(client, uri, concurrency, seconds);
+                    cells.get(name).add(cell);
+                    System.out.printf("round %d %-12s %s%n", round, name, cell);
+                }
+            }
+        }
+        System.out.printf("%nmedian of %d rounds (%d virtual thread(s)):%n", rounds, concurrency);
+        cells.forEach((name, list) -> System.out.printf("%-12s %s%n", name, Cell.median(list)));
     }
 
+    /**
+     * @param cpuMicrosPerRequest CPU time of this whole JVM (client, harness, JIT, GC) per request: less sensitive to
+     *                            the machine's other load than throughput, as long as the JIT has settled
+     */
     record Cell(double requestsPerSecond, double p50Micros, double p99Micros, double bytesAllocatedPerRequest,
-                long errors) {
+                double cpuMicrosPerRequest, long errors) {
+
+        static Cell median(List<Cell> cells) {
+            return new Cell(median(cells, Cell::requestsPerSecond), median(cells, Cell::p50Micros),
+                    median(cells, Cell::p99Micros), median(cells, Cell::bytesAllocatedPerRequest),
+                    median(cells, Cell::cpuMicrosPerRequest), cells.stream().mapToLong(Cell::errors).sum());
+        }
+
+        private static double median(List<Cell> cells, ToDoubleFunction<Cell> metric) {
+            double[] values = cells.stream().mapToDouble(metric).sorted().toArray();
+            int n = values.length;
+            return n == 0 ? Double.NaN : (values[(n - 1) / 2] + values[n / 2]) / 2;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("requests/s %9.0f  p50 %7.1f us  p99 %8.1f us  alloc %7.0f B/req  cpu %6.1f us/req"
+                            + "  errors %d",
+                    requestsPerSecond, p50Micros, p99Micros, bytesAllocatedPerRequest, cpuMicrosPerRequest, errors);
+        }
     }
 
     private static Cell run(BenchClient client, URI uri, int concurrency, int seconds) throws InterruptedException {
@@ -54,6 +102,7 @@ public final class ClientThroughput {
         LongAdder errors = new LongAdder();
         AtomicBoolean running = new AtomicBoolean(true);
         long allocatedBefore = allocatedBytes();
+        long cpuBefore = cpuNanos();
         long start = System.nanoTime();
         List<Thread> workers = new ArrayList<>(concurrency);
         for (int i = 0; i < concurrency; i++) {
@@ -80,14 +129,24 @@ public final class ClientThroughput {
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         long allocated = allocatedBytes() - allocatedBefore;
+        long cpu = cpuNanos() - cpuBefore;
         var histogram = latencies.getIntervalHistogram();
         long count = requests.sum();
         return new Cell(count / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                count == 0 ? 0 : (double) allocated / count, errors.sum());
+                count == 0 ? 0 : (double) allocated / count, count == 0 ? 0 : cpu / 1e3 / count, errors.sum());
     }
 
     private static long allocatedBytes() {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         return threads.getTotalThreadAllocatedBytes();
+    }
+
+    private static long cpuNanos() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return os.getProcessCpuTime();
+    }
+
+    static String[] split(String list) {
+        return Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toArray(String[]::new);
     }
 }

@@ -12,9 +12,10 @@ import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.BodyInputStream;
 import dev.shuttle.wire.http1.Http1Source;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -37,6 +38,16 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Http1Body implements DrainTarget {
     private static final System.Logger LOG = System.getLogger(Http1Body.class.getName());
+    /** CAS on {@link #outcomeReported} without an AtomicBoolean per body. */
+    private static final VarHandle REPORTED;
+
+    static {
+        try {
+            REPORTED = MethodHandles.lookup().findVarHandle(Http1Body.class, "outcomeReported", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     enum State { OPEN, ENDED, FAILED, CLOSED }
 
@@ -64,7 +75,9 @@ final class Http1Body implements DrainTarget {
     private long bytesRead;
     /** Guarded by ioLock: the failure of a read, rethrown by later reads. */
     private IOException failure;
-    private final AtomicBoolean reported = new AtomicBoolean();
+    /** Set once, by whichever thread reports the outcome first (through REPORTED). */
+    @SuppressWarnings("unused")
+    private volatile boolean outcomeReported;
 
     Http1Body(Lease lease, Http1Connection connection, BodyDecoder decoder, boolean reusable, Drainer drainer,
               Duration closeWait, ClientTrace trace, StatsRecorder stats, Runnable onSettled) {
@@ -268,6 +281,18 @@ final class Http1Body implements DrainTarget {
         return declaredLength;
     }
 
+    /**
+     * For the reading thread, which owns the decoder while the body is OPEN: see {@link ResponseBody#remainingLength()}.
+     * Without the lock: it is a size hint, and a close() racing with it makes the read that follows fail anyway.
+     */
+    long remainingLength() {
+        return switch (state) {
+            case OPEN -> decoder.remainingLength();
+            case ENDED -> 0;
+            case FAILED, CLOSED -> -1;
+        };
+    }
+
     // --- DrainTarget: used by the Drainer after close(), by one thread at a time ---
 
     @Override
@@ -308,7 +333,7 @@ final class Http1Body implements DrainTarget {
 
     @Override
     public void finished(DrainOutcome outcome, long bytesDiscarded) {
-        if (reported.compareAndSet(false, true)) {
+        if (REPORTED.compareAndSet(this, false, true)) {
             long read;
             // bytesRead is final once the state is CLOSED; reading it without the lock from a drain thread is safe
             // because the state write (volatile) happened after the last update.

@@ -3,6 +3,7 @@ package dev.shuttle.client.http1;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.internal.BufferPool;
 import dev.shuttle.client.pool.PooledConnection;
+import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http1.Http1HeadParser;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.io.IOException;
@@ -31,6 +32,17 @@ public final class Http1Connection implements PooledConnection {
     private final OutputStream out;
     private final SocketSource source;
     private final Http1HeadParser parser;
+    /** Read buffers (through {@link #source}) and request write buffers, borrowed while the connection is in use. */
+    private final BufferPool buffers;
+    /** The Host header value, computed once per connection rather than per request. */
+    private final String hostHeader;
+    /**
+     * Owned by the holder of the lease (handed over under the pool's lock): the fields of a request without headers
+     * or body of its own, built by the first such exchange ({@link Http1Exchange}); null until then.
+     */
+    private Headers plainRequestFields;
+    /** One byte of room for the health check's probe read; owned by the holder of the lease. */
+    private final ByteBuffer probe = ByteBuffer.allocate(1);
     private final InetSocketAddress localAddress;
     private final InetSocketAddress remoteAddress;
     /** Why the connection was aborted, if it was; set once, by any thread. */
@@ -46,6 +58,8 @@ public final class Http1Connection implements PooledConnection {
         this.out = socket.getOutputStream();
         this.source = new SocketSource(socket, in, buffers, clock);
         this.parser = new Http1HeadParser(limits);
+        this.buffers = buffers;
+        this.hostHeader = origin.authority();
         this.localAddress = (InetSocketAddress) channel.getLocalAddress();
         this.remoteAddress = (InetSocketAddress) channel.getRemoteAddress();
     }
@@ -83,6 +97,24 @@ public final class Http1Connection implements PooledConnection {
         return out;
     }
 
+    /** The client's buffer pool, for the exchange's write buffer. */
+    BufferPool buffers() {
+        return buffers;
+    }
+
+    Headers plainRequestFields() {
+        return plainRequestFields;
+    }
+
+    void plainRequestFields(Headers fields) {
+        this.plainRequestFields = fields;
+    }
+
+    /** {@link Origin#authority()}, the Host header of every request on this connection. */
+    String hostHeader() {
+        return hostHeader;
+    }
+
     @Override
     public boolean isHealthy() {
         if (!channel.isOpen() || source.buffered() > 0) {
@@ -93,7 +125,8 @@ public final class Http1Connection implements PooledConnection {
             try {
                 // 0: nothing arrived, the normal case. -1: the server closed while we were idle. More: stray bytes
                 // (a late response to nothing, garbage) that would corrupt the next exchange.
-                return channel.read(ByteBuffer.allocate(1)) == 0;
+                probe.clear();
+                return channel.read(probe) == 0;
             } finally {
                 channel.configureBlocking(true);
             }

@@ -18,7 +18,6 @@ import dev.shuttle.wire.http1.FixedLengthBodyOutputStream;
 import dev.shuttle.wire.http1.Http1HeadWriter;
 import dev.shuttle.wire.http1.RequestHead;
 import dev.shuttle.wire.http1.ResponseHead;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -34,7 +33,6 @@ import java.util.function.LongSupplier;
 public final class Http1Exchange {
     /** Methods whose requests carry a body by definition: an empty one is sent as Content-Length: 0, as Go does. */
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
-    private static final int WRITE_BUFFER_BYTES = 8 * 1024;
 
     private final Lease lease;
     private final Http1Connection connection;
@@ -72,9 +70,35 @@ public final class Http1Exchange {
 
     private void writeRequest() throws IOException {
         BodyPublisher body = request.body();
-        Headers.Builder fields = Headers.builder();
-        fields.add("Host", request.origin().authority());
+        long length = body.contentLength();
+        boolean hasBody = body != BodyPublisher.none();
         Headers given = request.headers();
+        Headers fields = given.isEmpty() && !hasBody && !BODY_METHODS.contains(request.method())
+                ? plainFields()
+                : fields(given, hasBody, length);
+        byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), request.target(), HttpVersion.HTTP_1_1,
+                fields));
+        try {
+            if (!hasBody) {
+                // The head is the whole request: one write, straight from its array, no buffer to borrow.
+                OutputStream out = connection.output();
+                out.write(head);
+                trace.wroteHeaders();
+                out.flush();
+            } else {
+                writeWithBody(head, body, length);
+            }
+        } catch (IOException e) {
+            trace.wroteRequest(e);
+            throw e;
+        }
+        trace.wroteRequest(null);
+    }
+
+    /** Host, the caller's fields, then User-Agent, Connection and the body's framing as the client adds them. */
+    private Headers fields(Headers given, boolean hasBody, long length) {
+        Headers.Builder fields = Headers.builder();
+        fields.add("Host", connection.hostHeader());
         for (int i = 0; i < given.size(); i++) {
             fields.add(given.name(i), given.value(i));
         }
@@ -84,8 +108,6 @@ public final class Http1Exchange {
         if (!settings.keepAlive() && !given.containsToken("Connection", "close")) {
             fields.add("Connection", "close");
         }
-        long length = body.contentLength();
-        boolean hasBody = body != BodyPublisher.none();
         if (!hasBody) {
             if (BODY_METHODS.contains(request.method())) {
                 fields.add("Content-Length", "0");
@@ -95,27 +117,38 @@ public final class Http1Exchange {
         } else {
             fields.add("Transfer-Encoding", "chunked");
         }
-        byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), request.target(), HttpVersion.HTTP_1_1,
-                fields.build()));
-        try {
-            OutputStream out = new BufferedOutputStream(connection.output(), WRITE_BUFFER_BYTES);
+        return fields.build();
+    }
+
+    /**
+     * The fields of a request with no headers of its own and no body (most GETs): the same for every such request on
+     * this connection, whose client settings never change, so built and checked once per connection.
+     */
+    private Headers plainFields() {
+        Headers cached = connection.plainRequestFields();
+        if (cached == null) {
+            cached = fields(Headers.EMPTY, false, 0);
+            connection.plainRequestFields(cached);
+        }
+        return cached;
+    }
+
+    /** Head and body through a buffer borrowed for the write, so the head and a small body leave together. */
+    private void writeWithBody(byte[] head, BodyPublisher body, long length) throws IOException {
+        try (RequestOutputStream out = new RequestOutputStream(connection.output(), connection.buffers())) {
             out.write(head);
             trace.wroteHeaders();
-            if (hasBody && length >= 0) {
+            if (length >= 0) {
                 FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(out, length);
                 body.writeTo(fixed);
                 fixed.close(); // throws when the publisher wrote fewer bytes than it declared
-            } else if (hasBody) {
+            } else {
                 ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(out);
                 body.writeTo(chunked);
                 chunked.finish(Headers.EMPTY);
             }
             out.flush();
-        } catch (IOException e) {
-            trace.wroteRequest(e);
-            throw e;
         }
-        trace.wroteRequest(null);
     }
 
     private ResponseHead readHead(long writeStart) throws IOException {

@@ -3,6 +3,7 @@ package dev.shuttle.client.http1;
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.util.Objects;
 
 /**
@@ -14,8 +15,8 @@ public final class ResponseBody extends InputStream {
     /** The response that owns this stream: held so that a caller keeping only the stream keeps its response alive. */
     @SuppressWarnings("unused")
     private Object owner;
-    /** For {@link #read()}; owned by the reading thread, as the stream is. */
-    private final byte[] single = new byte[1];
+    /** For {@link #read()}, created on its first call; owned by the reading thread, as the stream is. */
+    private byte[] single;
 
     ResponseBody(Http1Body body) {
         this.body = body;
@@ -25,14 +26,21 @@ public final class ResponseBody extends InputStream {
         this.owner = owner;
     }
 
-    /** The leak guard's action: refers to the body's state only, never to the response or this stream. */
-    public Runnable leakAction(String request) {
+    /**
+     * The leak guard's action: refers to the body's state, the method and the URI only, never to the response or this
+     * stream. The request's name is put together only when a leak is reported, so a response that is closed costs no
+     * string.
+     */
+    public Runnable leakAction(String method, URI uri) {
         Http1Body state = body;
-        return () -> state.leaked(request);
+        return () -> state.leaked(method + " " + uri);
     }
 
     @Override
     public int read() throws IOException {
+        if (single == null) {
+            single = new byte[1];
+        }
         int n;
         do {
             n = body.read(single, 0, 1);
@@ -65,6 +73,11 @@ public final class ResponseBody extends InputStream {
 
     public Headers trailers() {
         return body.trailers();
+    }
+
+    /** Body bytes still to come per the Content-Length; 0 at the end; -1 when unknown or the body is closed. */
+    public long remainingLength() {
+        return body.remainingLength();
     }
 
     /** The Content-Length, or -1 when the framing does not declare one. */

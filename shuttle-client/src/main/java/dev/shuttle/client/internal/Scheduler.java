@@ -18,6 +18,12 @@ public final class Scheduler {
     private boolean running;
     /** Guarded by lock. */
     private long sequence;
+    /**
+     * Guarded by lock: the due time the runner sleeps until, or Long.MIN_VALUE while it is not sleeping. Only a task
+     * due before it needs to wake the runner: a call timeout scheduled and cancelled per request would otherwise
+     * wake it (a context switch) on every request, while the earliest task is mostly the one already waited for.
+     */
+    private long runnerWakesAt = Long.MIN_VALUE;
     private final String name;
 
     public Scheduler(String name) {
@@ -33,7 +39,7 @@ public final class Scheduler {
             if (!running) {
                 running = true;
                 Thread.ofVirtual().name(name).start(this::runLoop);
-            } else if (tasks.peek() == task) {
+            } else if (task.due < runnerWakesAt) {
                 changed.signal();
             }
             return task;
@@ -78,7 +84,12 @@ public final class Scheduler {
                         due = tasks.poll();
                         break;
                     }
-                    changed.awaitNanos(wait);
+                    runnerWakesAt = head.due;
+                    try {
+                        changed.awaitNanos(wait);
+                    } finally {
+                        runnerWakesAt = Long.MIN_VALUE;
+                    }
                 }
             } catch (InterruptedException e) {
                 // Nobody interrupts this thread on purpose; keep serving the queue.

@@ -312,6 +312,9 @@ public final class ConnectionPool implements AutoCloseable {
     /** Offers a connection (state LEASED, not counted in leased) to the first waiter that takes it. */
     private boolean offerLocked(OriginPool pool, PoolEntry entry, boolean neverUsed) {
         assert lock.isHeldByCurrentThread();
+        if (pool.waiters.isEmpty()) {
+            return false; // the usual case, without an iterator
+        }
         for (Waiter waiter : pool.waiters) {
             if (!waiter.done && (neverUsed || !waiter.freshOnly)) {
                 deliverLocked(waiter, entry, false, false);
@@ -407,8 +410,9 @@ public final class ConnectionPool implements AutoCloseable {
     }
 
     private void closeAllLocked(List<PoolEntry> entries, PoolEntry.State from, List<PoolEntry> toClose) {
-        for (PoolEntry entry : entries) {
-            closeLocked(entry, from, toClose);
+        // Indexed: these lists are empty on almost every call, and an iterator would be an allocation each time.
+        for (int i = 0; i < entries.size(); i++) {
+            closeLocked(entries.get(i), from, toClose);
         }
     }
 
@@ -421,7 +425,8 @@ public final class ConnectionPool implements AutoCloseable {
     }
 
     private void closeAll(List<PoolEntry> entries) {
-        for (PoolEntry entry : entries) {
+        for (int i = 0; i < entries.size(); i++) { // indexed: see closeAllLocked
+            PoolEntry entry = entries.get(i);
             entry.connection.close();
             stats.connectionClosed(entry.origin.origin);
         }
@@ -513,7 +518,12 @@ public final class ConnectionPool implements AutoCloseable {
     }
 
     private OriginPool originLocked(Origin origin) {
-        return origins.computeIfAbsent(origin, o -> new OriginPool(o, idleTimeoutNanos));
+        OriginPool pool = origins.get(origin); // not computeIfAbsent: its capturing lambda is an allocation per call
+        if (pool == null) {
+            pool = new OriginPool(origin, idleTimeoutNanos);
+            origins.put(origin, pool);
+        }
+        return pool;
     }
 
     /** Gauges per origin, for stats. */

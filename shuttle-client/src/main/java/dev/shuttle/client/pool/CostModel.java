@@ -55,9 +55,20 @@ public final class CostModel {
         record(freshFirstByteNanos, Math.max(0, nanos));
     }
 
-    /** An exchange on a reused connection: from writing the request to the first response byte. */
+    /**
+     * An exchange on a reused connection: from writing the request to the first response byte. Every reused exchange
+     * of the origin reports one, from any number of threads at once, while the median needs only the last
+     * {@link #WINDOW}: a sample that finds another being recorded is dropped rather than waited for (a virtual thread
+     * that waits for a lock parks, which costs far more than the sample is worth).
+     */
     public void recordReusedFirstByte(long nanos) {
-        record(reusedFirstByteNanos, Math.max(0, nanos));
+        if (lock.tryLock()) {
+            try {
+                reusedFirstByteNanos.add(Math.max(0, nanos));
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /**

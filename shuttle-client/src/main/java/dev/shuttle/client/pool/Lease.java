@@ -1,6 +1,7 @@
 package dev.shuttle.client.pool;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One checkout of a connection from the pool, for one exchange. Released exactly once, with
@@ -8,6 +9,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the two, the exchange (and then a drain) owns the connection.
  */
 public final class Lease {
+    /** CAS on {@link #released} without an AtomicBoolean per lease (one object less per request). */
+    private static final VarHandle RELEASED;
+
+    static {
+        try {
+            RELEASED = MethodHandles.lookup().findVarHandle(Lease.class, "released", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final ConnectionPool pool;
     final PoolEntry entry;
     private final boolean reused;
@@ -15,7 +27,8 @@ public final class Lease {
     private final long idleNanos;
     private final boolean afterDrain;
     private final boolean freshFromDial;
-    private final AtomicBoolean released = new AtomicBoolean();
+    /** Set once, by the first release; any thread. */
+    private volatile boolean released;
 
     Lease(ConnectionPool pool, PoolEntry entry, boolean reused, boolean wasIdle, long idleNanos, boolean afterDrain,
           boolean freshFromDial) {
@@ -76,7 +89,7 @@ public final class Lease {
      * lease with {@code reusable = false}.
      */
     public boolean startDrain(DrainProgress progress) {
-        if (released.get()) {
+        if (released) {
             throw new IllegalStateException("lease already released: " + entry);
         }
         return pool.startDrain(this, progress);
@@ -88,7 +101,7 @@ public final class Lease {
      * @throws IllegalStateException on a second release
      */
     public void release(boolean reusable) {
-        if (!released.compareAndSet(false, true)) {
+        if (!RELEASED.compareAndSet(this, false, true)) {
             throw new IllegalStateException("lease released twice: " + entry);
         }
         pool.release(this, reusable);
@@ -96,18 +109,18 @@ public final class Lease {
 
     /** For a lease delivered to a request that gave up at that moment: the pool takes it back itself. */
     void markReleasedForAbandon() {
-        if (!released.compareAndSet(false, true)) {
+        if (!RELEASED.compareAndSet(this, false, true)) {
             throw new IllegalStateException("lease released twice: " + entry);
         }
     }
 
     public boolean isReleased() {
-        return released.get();
+        return released;
     }
 
     @Override
     public String toString() {
-        return "Lease[" + entry.connection.id() + (reused ? " reused" : " new") + (released.get() ? " released" : "")
+        return "Lease[" + entry.connection.id() + (reused ? " reused" : " new") + (released ? " released" : "")
                 + "]";
     }
 }
