@@ -15,7 +15,9 @@ import dev.shuttle.wire.http1.Http1Limits;
  * @param maxRequestBodyBytes    request body; a larger Content-Length is answered 413 before the handler runs, a
  *                               chunked body fails the handler's read with 413 once it passes the limit
  * @param unreadBodyDiscardBytes how much of a request body the handler left unread the server reads and discards to
- *                               keep the connection alive; when more remains, the connection is closed instead
+ *                               keep the connection alive; when more remains, the connection is closed instead.
+ *                               Counted in body bytes: a chunked body's framing after its last byte (the last-chunk
+ *                               line, trailers) is read as well
  * @param maxConnections         open connections at most; at the limit the server stops accepting (new connections
  *                               wait in the listen backlog) until one closes; 0 means no limit
  */

@@ -172,6 +172,38 @@ class RequestBodyTest {
     }
 
     @Test
+    void unreadChunkedBodyOfExactlyTheDiscardLimitWaitsForItsLateTerminator() throws Exception {
+        start(ServerLimits.builder().unreadBodyDiscardBytes(1000).build(), (request, response) -> response.send("ok"));
+        try (RawConnection connection = new RawConnection(server)) {
+            // Exactly the allowance of body bytes; the framing after them is sent only once the response arrived, so
+            // the server has discarded all it may before the terminator is there to read.
+            connection.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3e8\r\n" + "x".repeat(1000));
+            RawResponse response = connection.readResponse();
+            assertThat(response.bodyText()).isEqualTo("ok");
+            assertThat(response.header("Connection")).isNull();
+            connection.send("\r\n0\r\nX-Checksum: 1\r\n\r\n");
+            assertThat(connection.get("/next").bodyText()).isEqualTo("ok");
+        }
+        assertThat(server.stats().accepted()).isEqualTo(1);
+        assertThat(server.stats().requests()).isEqualTo(2);
+    }
+
+    @Test
+    void unreadChunkedBodyGoingOnPastTheDiscardLimitClosesTheConnection() throws Exception {
+        start(ServerLimits.builder().unreadBodyDiscardBytes(1000).build(), (request, response) -> response.send("no"));
+        try (RawConnection connection = new RawConnection(server)) {
+            connection.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "3e8\r\n" + "x".repeat(1000));
+            assertThat(connection.readResponse().bodyText()).isEqualTo("no");
+            // After the allowance's last byte comes another chunk: one body byte too many.
+            connection.send("\r\n1\r\nx\r\n0\r\n\r\n");
+            assertThat(connection.isClosedByServer()).isTrue();
+        }
+        assertThat(server.stats().requests()).isEqualTo(1);
+    }
+
+    @Test
     void largeUnreadChunkedBodyClosesTheConnection() throws Exception {
         start(ServerLimits.builder().unreadBodyDiscardBytes(1000).build(), (request, response) -> response.send("no"));
         try (RawConnection connection = new RawConnection(server)) {

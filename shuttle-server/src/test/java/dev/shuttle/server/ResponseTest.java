@@ -156,6 +156,54 @@ class ResponseTest {
     }
 
     @Test
+    void sendOfAnArrayLargerThanTheBuffersGoesOutWithItsContentLength() throws Exception {
+        byte[] body = new byte[40_000];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) ('a' + i % 26);
+        }
+        start((request, response) -> response.send(body));
+        try (RawConnection connection = new RawConnection(server)) {
+            RawResponse response = connection.get("/");
+            assertThat(response.header("Content-Length")).isEqualTo("40000");
+            assertThat(response.body()).isEqualTo(body);
+            assertThat(connection.get("/again").body()).isEqualTo(body);
+        }
+    }
+
+    @Test
+    void sendAfterAFlushStreamsThroughTheCommittedFraming() throws Exception {
+        start((request, response) -> {
+            response.flush();
+            response.send("late".getBytes(StandardCharsets.US_ASCII));
+        });
+        try (RawConnection connection = new RawConnection(server)) {
+            RawResponse response = connection.get("/");
+            assertThat(response.header("Transfer-Encoding")).isEqualTo("chunked");
+            assertThat(response.bodyText()).isEqualTo("late");
+            assertThat(connection.get("/again").bodyText()).isEqualTo("late");
+        }
+    }
+
+    @Test
+    void sendOnANoContentResponseFails() throws Exception {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        start((request, response) -> {
+            response.status(204);
+            try {
+                response.send("body".getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException e) {
+                failure.set(e);
+            }
+        });
+        try (RawConnection connection = new RawConnection(server)) {
+            RawResponse response = connection.get("/");
+            assertThat(response.status()).isEqualTo(204);
+            assertThat(connection.get("/again").status()).isEqualTo(204);
+        }
+        assertThat(failure.get()).hasMessageContaining("204");
+    }
+
+    @Test
     void noContentRefusesABody() throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         start((request, response) -> {

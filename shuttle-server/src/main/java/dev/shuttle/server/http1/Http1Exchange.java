@@ -5,7 +5,6 @@ import dev.shuttle.server.io.SocketSource;
 import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.BodyFraming;
-import dev.shuttle.wire.http1.BodyInputStream;
 import dev.shuttle.wire.http1.Http1Exception;
 import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
@@ -73,8 +72,7 @@ final class Http1Exchange {
         }
         decoder = framing.newDecoder(context.http1Limits);
         source.usePerReadTimeout(context.bodyReadMillis);
-        requestBody = new RequestBodyStream(this, new BodyInputStream(source, decoder),
-                context.limits.maxRequestBodyBytes());
+        requestBody = new RequestBodyStream(this, source, decoder, context.limits.maxRequestBodyBytes());
         ServerRequest request = new ServerRequest(head, framing, decoder, requestBody, connection);
         response = new ServerResponse(this, head, output);
         try {

@@ -49,6 +49,7 @@ public final class Http1Server {
 
     private final Config config;
     private final LongSupplier nanoClock;
+    private final KeepAliveTurn keepAliveTurn;
     private final ConnectionRegistry registry;
 
     // Set by start(), read after; HttpServer's lifecycle lock orders start() before shutdown().
@@ -64,8 +65,14 @@ public final class Http1Server {
     }
 
     Http1Server(Config config, LongSupplier nanoClock) {
+        this(config, nanoClock, KeepAliveTurn.YIELD);
+    }
+
+    /** For tests that stage what happens between a response and parking. */
+    Http1Server(Config config, LongSupplier nanoClock, KeepAliveTurn keepAliveTurn) {
         this.config = config;
         this.nanoClock = nanoClock;
+        this.keepAliveTurn = keepAliveTurn;
         this.registry = new ConnectionRegistry(config.listener(), config.limits().maxConnections());
     }
 
@@ -82,7 +89,7 @@ public final class Http1Server {
         watcher = new ReadinessWatcher("shuttle-watcher-" + localAddress.getPort(), nanoClock);
         context = new ServerContext(config.handler(), config.limits(), config.timeouts(), config.parking(), registry,
                 watcher, new BufferPool(READ_BUFFER_BYTES, POOLED_BUFFERS),
-                new BufferPool(WRITE_BUFFER_BYTES, POOLED_BUFFERS), nanoClock);
+                new BufferPool(WRITE_BUFFER_BYTES, POOLED_BUFFERS), nanoClock, keepAliveTurn);
         watchdog = new WriteWatchdog(config.timeouts().write(), nanoClock, registry::openConnections);
         watcher.start();
         watchdog.start();

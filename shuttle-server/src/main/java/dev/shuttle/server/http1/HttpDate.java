@@ -1,17 +1,20 @@
 package dev.shuttle.server.http1;
 
-import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
 /**
  * The {@code Date} header value (RFC 9110 5.6.7 IMF-fixdate), formatted once per second and shared: every response
  * needs it and formatting a date per response would cost more than the rest of the head.
+ *
+ * <p>Formatted by hand rather than with a {@code DateTimeFormatter}: IMF-fixdate uses fixed English names, and a
+ * formatter with a locale loads the JDK's CLDR locale data on first use, which took hundreds of milliseconds on a
+ * loaded machine while every connection thread waited on the class-initialisation lock behind the first response.
  */
 final class HttpDate {
-    private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
+    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    private static final String[] MONTHS =
+            {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
     private record Cached(long epochSecond, String text) {
     }
@@ -32,7 +35,23 @@ final class HttpDate {
         return current.text;
     }
 
+    /** {@code Sun, 06 Nov 1994 08:49:37 GMT}; years 0 to 9999. */
     static String format(long epochSecond) {
-        return IMF_FIXDATE.format(Instant.ofEpochSecond(epochSecond));
+        LocalDateTime time = LocalDateTime.ofEpochSecond(epochSecond, 0, ZoneOffset.UTC);
+        StringBuilder text = new StringBuilder(29)
+                .append(DAYS[time.getDayOfWeek().ordinal()]).append(", ");
+        twoDigits(text, time.getDayOfMonth()).append(' ')
+                .append(MONTHS[time.getMonthValue() - 1]).append(' ');
+        int year = time.getYear();
+        twoDigits(text, year / 100);
+        twoDigits(text, year % 100).append(' ');
+        twoDigits(text, time.getHour()).append(':');
+        twoDigits(text, time.getMinute()).append(':');
+        twoDigits(text, time.getSecond());
+        return text.append(" GMT").toString();
+    }
+
+    private static StringBuilder twoDigits(StringBuilder text, int value) {
+        return text.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
     }
 }

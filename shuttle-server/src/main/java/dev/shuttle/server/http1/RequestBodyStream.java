@@ -1,9 +1,12 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.BodyInputStream;
 import dev.shuttle.wire.http1.Http1Exception;
+import dev.shuttle.wire.http1.Http1Source;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -14,6 +17,7 @@ import java.util.Objects;
  */
 final class RequestBodyStream extends InputStream {
     private final Http1Exchange exchange;
+    private final Http1Source source;
     private final BodyInputStream body;
     private final long maxBytes;
 
@@ -21,9 +25,10 @@ final class RequestBodyStream extends InputStream {
     private boolean closed;
     private IOException failure;
 
-    RequestBodyStream(Http1Exchange exchange, BodyInputStream body, long maxBytes) {
+    RequestBodyStream(Http1Exchange exchange, Http1Source source, BodyDecoder decoder, long maxBytes) {
         this.exchange = exchange;
-        this.body = body;
+        this.source = source;
+        this.body = new BodyInputStream(source, decoder);
         this.maxBytes = maxBytes;
     }
 
@@ -81,12 +86,29 @@ final class RequestBodyStream extends InputStream {
     }
 
     /**
-     * After the handler: discards up to {@code max} more body bytes, blocking (bounded by the body-read timeout).
-     * The caller checks whether the body is now complete.
+     * After the handler: discards up to {@code max} more body bytes, blocking (each read bounded by the body-read
+     * timeout). The allowance counts body bytes only. When it runs out where a chunked body's data ends, the framing
+     * that follows (the CRLF after the data, the last-chunk line, trailers) is still read, so a body of exactly the
+     * allowance keeps the connection even when its terminator arrives late; a body byte beyond the allowance ends the
+     * discarding instead (the connection closes anyway). The caller checks whether the body is now complete.
      */
     void discardRest(long max) throws IOException {
         try {
             body.skipBlocking(max);
+            BodyDecoder decoder = body.decoder();
+            while (!decoder.isComplete()) {
+                // With no allowance left the decoder still consumes framing; it stops with input left over only where
+                // a body byte is due, which means the body goes on past the allowance.
+                ByteBuffer input = source.buffer();
+                decoder.skip(input, 0);
+                if (decoder.isComplete() || input.hasRemaining()) {
+                    return;
+                }
+                if (source.fill() < 0) {
+                    decoder.endOfInput(); // throws: the body was cut short
+                    return;
+                }
+            }
         } catch (IOException e) {
             throw failed(e);
         }

@@ -58,6 +58,27 @@ final class ResponseBodyStream extends OutputStream {
         response.writeFramed(b, off, len);
     }
 
+    /**
+     * {@code write(body); close()} for a body that is complete in one array: when nothing was written before, the
+     * response commits with it directly instead of copying it into the first-chunk buffer first (one allocation and
+     * one copy less for the commonest response, {@link dev.shuttle.server.Response#send(byte[])}).
+     */
+    void writeWholeAndClose(byte[] body) throws IOException {
+        if (closed || committed || buffered > 0 || body.length == 0) {
+            write(body, 0, body.length);
+            close();
+            return;
+        }
+        if (!response.bodyAllowed()) {
+            throw new IOException("a " + response.status() + " response has no body");
+        }
+        closed = true;
+        committed = true;
+        response.commit(true, body.length);
+        response.writeFramed(body, 0, body.length);
+        response.endBody();
+    }
+
     /** Commits (the body is not complete, so no automatic Content-Length) and pushes everything to the client. */
     @Override
     public void flush() throws IOException {

@@ -27,12 +27,14 @@ final class ServerContext {
     final BufferPool readBuffers;
     final BufferPool writeBuffers;
     final LongSupplier nanoClock;
+    /** What a connection does between two looks for its next request before parking; {@link KeepAliveTurn#YIELD}. */
+    final KeepAliveTurn keepAliveTurn;
     /** Set once when graceful shutdown begins: connections finish their exchange and close instead of idling. */
     final AtomicBoolean draining = new AtomicBoolean();
 
     ServerContext(Handler handler, ServerLimits limits, ServerTimeouts timeouts, boolean parking,
                   ConnectionRegistry registry, ReadinessWatcher watcher, BufferPool readBuffers,
-                  BufferPool writeBuffers, LongSupplier nanoClock) {
+                  BufferPool writeBuffers, LongSupplier nanoClock, KeepAliveTurn keepAliveTurn) {
         this.handler = handler;
         this.limits = limits;
         this.http1Limits = limits.http1Limits();
@@ -46,6 +48,7 @@ final class ServerContext {
         this.readBuffers = readBuffers;
         this.writeBuffers = writeBuffers;
         this.nanoClock = nanoClock;
+        this.keepAliveTurn = keepAliveTurn;
     }
 
     boolean draining() {

@@ -146,6 +146,15 @@ final class ServerResponse implements Response {
         return body;
     }
 
+    /** As {@link Response#send(byte[])} promises, without staging the body in the first-chunk buffer. */
+    @Override
+    public void send(byte[] body) throws IOException {
+        if (!isCommitted()) {
+            contentLength(body.length);
+        }
+        ((ResponseBodyStream) body()).writeWholeAndClose(body);
+    }
+
     @Override
     public void flush() throws IOException {
         ((ResponseBodyStream) body()).flush();

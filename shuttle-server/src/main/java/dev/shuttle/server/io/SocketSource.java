@@ -14,12 +14,14 @@ import java.util.function.LongSupplier;
  * The read side of a server connection for the HTTP/1 codec: a pooled read buffer filled from the channel in blocking
  * mode through its socket adaptor, whose {@code SO_TIMEOUT} gives reads the timeout a blocking
  * {@link SocketChannel#read} lacks. Two timeout modes: a deadline for a whole request head (slowloris defence), or an
- * inactivity bound per read (bodies).
+ * inactivity bound per read (bodies). {@link #fillNow()} reads once in non-blocking mode and leaves the channel
+ * blocking again.
  *
  * <p>Ownership: the buffer is attached when a connection becomes active and detached when it parks; between the two,
  * everything here is owned by the connection's virtual thread. {@link #bytesRead()} may be read from any thread.
  */
 public final class SocketSource implements Http1Source {
+    private final SocketChannel channel;
     private final Socket socket;
     private final InputStream in;
     private final LongSupplier nanoClock;
@@ -36,6 +38,7 @@ public final class SocketSource implements Http1Source {
     private static final long NO_DEADLINE = Long.MIN_VALUE;
 
     public SocketSource(SocketChannel channel, LongSupplier nanoClock) throws IOException {
+        this.channel = channel;
         this.socket = channel.socket();
         this.in = socket.getInputStream();
         this.nanoClock = nanoClock;
@@ -90,17 +93,37 @@ public final class SocketSource implements Http1Source {
         return appended(n);
     }
 
+    /** Bytes that arrived in the socket and were not read yet (the buffer not counted); never blocks. */
+    public int availableInSocket() throws IOException {
+        return in.available();
+    }
+
+    /**
+     * Appends bytes that already arrived, without blocking: one non-blocking read, so looking costs one system call
+     * whether bytes are there or not (asking how many wait, then reading them, costs two when they are). Switching the
+     * channel's blocking mode is no system call once a virtual thread has used it (the JDK then keeps the socket
+     * non-blocking underneath), and the channel is registered nowhere while its connection is active.
+     */
     @Override
     public int fillNow() throws IOException {
-        int available = in.available();
-        if (available <= 0) {
-            return 0;
-        }
         makeRoom();
-        int position = buffer.limit();
-        int n = in.read(buffer.array(), buffer.arrayOffset() + position,
-                Math.min(available, buffer.capacity() - position));
-        return appended(n);
+        int unread = buffer.position();
+        buffer.position(buffer.limit()).limit(buffer.capacity()); // write mode over the free space, for one read
+        int n;
+        try {
+            channel.configureBlocking(false);
+            try {
+                n = channel.read(buffer);
+            } finally {
+                channel.configureBlocking(true);
+            }
+        } finally {
+            buffer.limit(buffer.position()).position(unread); // back to read mode, with what was read appended
+        }
+        if (n > 0) {
+            bytesRead += n;
+        }
+        return n;
     }
 
     private int appended(int n) {
