@@ -4,14 +4,12 @@ import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.pool.PoolExperiment;
 import dev.shuttle.lab.pool.PoolResult;
 import dev.shuttle.lab.pool.PoolSettings;
-import dev.shuttle.lab.report.JsonReport;
 import dev.shuttle.lab.report.PoolReport;
 import dev.shuttle.lab.report.ProgressSink;
-import dev.shuttle.lab.report.TerminalProgress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code shuttle lab pool}: seed 003's bursts and per-call clients. */
@@ -39,24 +37,18 @@ final class LabPoolCommand implements Callable<Integer> {
             description = "Delay added to every new connection (default ${DEFAULT-VALUE}).")
     Duration dialDelay;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
-    Path json;
-
-    @Option(names = "--no-progress", description = "Do not draw the progress bar on stderr.")
-    boolean noProgress;
+    @Mixin
+    ReportOptions report;
 
     @Override
     public Integer call() throws Exception {
         PoolSettings defaults = PoolSettings.defaults(ClientKind.parseList(clients), dialDelay);
         PoolSettings settings = new PoolSettings(defaults.clients(), bursts, concurrency, defaults.holdMillis(),
                 defaults.pauseBetween(), perCall, defaults.settle(), dialDelay);
-        ProgressSink progress = noProgress ? ProgressSink.NONE : TerminalProgress.onStderr();
+        ProgressSink progress = report.progress();
         PoolResult result = new PoolExperiment(settings, progress).run();
         System.out.print(PoolReport.text(result));
-        if (json != null) {
-            JsonReport.write(PoolReport.json(result), json);
-            System.out.println("JSON written to " + json.toAbsolutePath());
-        }
+        report.writeJson(PoolReport.json(result));
         return 0;
     }
 }

@@ -5,7 +5,6 @@ import dev.shuttle.lab.report.HtmlReport;
 import dev.shuttle.lab.report.JsonReport;
 import dev.shuttle.lab.report.ProgressSink;
 import dev.shuttle.lab.report.ReuseTables;
-import dev.shuttle.lab.report.TerminalProgress;
 import dev.shuttle.lab.reuse.CellSummary;
 import dev.shuttle.lab.reuse.ReuseCase;
 import dev.shuttle.lab.reuse.ReuseExperiment;
@@ -15,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code shuttle lab reuse}: the seeds' experiment, every case against every client. */
@@ -53,15 +53,12 @@ final class LabReuseCommand implements Callable<Integer> {
             description = "Unrecorded requests per client before measuring (default ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
-    Path json;
+    @Mixin
+    ReportOptions report;
 
     @Option(names = "--html", paramLabel = "FILE",
             description = "Also write a self-contained HTML page (table and chart, no network needed).")
     Path html;
-
-    @Option(names = "--no-progress", description = "Do not draw the progress bar on stderr.")
-    boolean noProgress;
 
     @Override
     public Integer call() throws Exception {
@@ -74,13 +71,10 @@ final class LabReuseCommand implements Callable<Integer> {
                 .dialDelay(dialDelay)
                 .warmup(warmup)
                 .build();
-        ProgressSink progress = noProgress ? ProgressSink.NONE : TerminalProgress.onStderr();
+        ProgressSink progress = report.progress();
         ReuseResult result = new ReuseExperiment(settings, progress).run();
         System.out.print(ReuseTables.render(result));
-        if (json != null) {
-            JsonReport.write(JsonReport.reuse(result), json);
-            System.out.println("JSON written to " + json.toAbsolutePath());
-        }
+        report.writeJson(JsonReport.reuse(result));
         if (html != null) {
             HtmlReport.write(HtmlReport.reuse(result), html);
             System.out.println("HTML written to " + html.toAbsolutePath());

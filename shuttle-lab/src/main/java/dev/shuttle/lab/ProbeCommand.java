@@ -5,14 +5,12 @@ import dev.shuttle.lab.probe.ProbeExperiment;
 import dev.shuttle.lab.probe.ProbeReport;
 import dev.shuttle.lab.probe.ProbeResult;
 import dev.shuttle.lab.probe.ProbeTarget;
-import dev.shuttle.lab.report.JsonReport;
 import dev.shuttle.lab.report.ProgressSink;
-import dev.shuttle.lab.report.TerminalProgress;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -41,11 +39,8 @@ final class ProbeCommand implements Callable<Integer> {
                     + "not land in the probe's latencies (default ${DEFAULT-VALUE}; 0 to skip).")
     int warmup;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
-    Path json;
-
-    @Option(names = "--no-progress", description = "Do not draw the progress bar on stderr.")
-    boolean noProgress;
+    @Mixin
+    ReportOptions report;
 
     @Override
     public Integer call() throws Exception {
@@ -56,14 +51,11 @@ final class ProbeCommand implements Callable<Integer> {
             System.err.println("shuttle probe: " + e.getMessage());
             return 2;
         }
-        ProgressSink progress = noProgress ? ProgressSink.NONE : TerminalProgress.onStderr();
+        ProgressSink progress = report.progress();
         ProbeResult result = new ProbeExperiment(uri, requests, ClientKind.parseList(clients), timeout, progress)
                 .run(warmup);
         System.out.print(ProbeReport.text(result));
-        if (json != null) {
-            JsonReport.write(ProbeReport.json(result), json);
-            System.out.println("JSON written to " + json.toAbsolutePath());
-        }
+        report.writeJson(ProbeReport.json(result));
         boolean allFailed = result.rows().stream().allMatch(r -> r.completed() == 0);
         return allFailed ? 1 : 0;
     }
