@@ -1,5 +1,6 @@
 package dev.shuttle.server;
 
+import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.HttpVersion;
 import java.net.InetSocketAddress;
 
@@ -17,6 +18,9 @@ public interface ConnectionInfo {
 
     /** The protocol spoken on the connection: {@link HttpVersion#HTTP_1_1} for HTTP/1 (whatever each request says). */
     HttpVersion protocol();
+
+    /** The TLS session's details once its handshake is done; null on a plaintext connection (and before). */
+    TlsInfo tls();
 
     ConnectionState state();
 

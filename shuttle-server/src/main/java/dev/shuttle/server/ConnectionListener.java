@@ -1,14 +1,16 @@
 package dev.shuttle.server;
 
+import dev.shuttle.transport.tls.TlsInfo;
+
 /**
- * Observes connection state changes, like Go's {@code http.Server.ConnState}; a lambda will do. Later additions
- * (HTTP/2 streams) will come as default no-op methods.
+ * Observes connection state changes, like Go's {@code http.Server.ConnState}; a lambda will do. Other events come as
+ * default no-op methods: {@link #onTlsHandshake}, and HTTP/2's later.
  *
- * <p>Rules: calls for one connection arrive in transition order, never concurrently, and on whichever thread made the
- * transition (the acceptor, the readiness watcher, the connection's virtual thread, or the thread calling
- * shutdown); calls for different connections may run concurrently. Keep them fast and non-blocking: they run while
- * the connection's state lock is held, and the watcher thread serves every parked connection. An exception thrown by
- * a listener is logged and otherwise ignored.
+ * <p>Rules: calls for one connection arrive in the order their events happened, never concurrently, on a thread that
+ * worked on that connection (the acceptor for NEW, the connection's virtual thread, or the thread that closed it, such
+ * as shutdown's), never on the readiness watcher's, and never while a lock of the server is held; calls for different
+ * connections may run concurrently. Keep them quick all the same: a slow listener delays its connection's own
+ * thread. An exception thrown by a listener is logged and otherwise ignored.
  */
 @FunctionalInterface
 public interface ConnectionListener {
@@ -20,4 +22,12 @@ public interface ConnectionListener {
      * {@code from == null, to == NEW}.
      */
     void onStateChange(ConnectionInfo connection, ConnectionState from, ConnectionState to);
+
+    /**
+     * A TLS handshake completed on {@code connection} (before its first request): protocol, cipher suite, ALPN
+     * protocol, whether the session was resumed, and how long the handshake took. Failed handshakes are logged (one
+     * line each) and the connection closes without a call here.
+     */
+    default void onTlsHandshake(ConnectionInfo connection, TlsInfo tls) {
+    }
 }

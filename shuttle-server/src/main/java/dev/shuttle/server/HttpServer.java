@@ -1,6 +1,8 @@
 package dev.shuttle.server;
 
-import dev.shuttle.server.http1.Http1Server;
+import dev.shuttle.server.core.ServerEngine;
+import dev.shuttle.server.http1.Http1Session;
+import dev.shuttle.server.http1.KeepAliveTurn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -8,11 +10,14 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLContext;
 
 /**
- * An HTTP/1.1 server: one virtual thread per active connection running the {@link Handler}, idle keep-alive
- * connections parked without a thread in a shared readiness watcher.
+ * An HTTP/1.1 server, plaintext or over TLS: one virtual thread per active connection running the {@link Handler},
+ * idle keep-alive connections parked without a thread (and without a buffer, TLS included) in a shared readiness
+ * watcher.
  *
  * <pre>{@code
  * try (HttpServer server = HttpServer.builder()
@@ -37,18 +42,23 @@ public final class HttpServer implements AutoCloseable {
 
     private final InetSocketAddress bindAddress;
     private final int backlog;
-    private final Http1Server engine;
+    private final ServerEngine engine;
 
     private final ReentrantLock lifecycleLock = new ReentrantLock();
+    /** Signalled when the lifecycle reaches TERMINATED, for shutdowns waiting on another's. */
+    private final Condition terminated = lifecycleLock.newCondition();
     /** Guarded by lifecycleLock. */
     private Lifecycle lifecycle = Lifecycle.CREATED;
+    /** Guarded by lifecycleLock: what the shutdown that drained the server returned. */
+    private boolean shutdownGraceful = true;
 
     private HttpServer(Builder builder) {
         this.bindAddress = new InetSocketAddress(builder.address, builder.port);
         this.backlog = builder.backlog;
-        this.engine = new Http1Server(new Http1Server.Config(
+        this.engine = new ServerEngine(new ServerEngine.Config(
                 Objects.requireNonNull(builder.handler, "handler is required"),
-                builder.limits, builder.timeouts, builder.listener, builder.parking));
+                builder.limits, builder.timeouts, builder.listener, builder.parking, builder.tls),
+                (connection, alpn) -> new Http1Session(connection, KeepAliveTurn.YIELD));
     }
 
     public static Builder builder() {
@@ -100,28 +110,49 @@ public final class HttpServer implements AutoCloseable {
     /**
      * Graceful shutdown: stops accepting at once, closes new, idle and parked connections, lets active requests
      * finish (their responses say {@code Connection: close}), and at {@code deadline} closes whatever is still open.
-     * Blocks until every connection is closed. Calling it again, or on a server that never started, returns at once.
-     * Called from a handler, it waits for that handler's own connection too, so it then runs to the deadline.
+     * Blocks until every connection is closed. On a server that never started it returns true at once. While another
+     * thread's shutdown is draining, it waits for that one (up to its own deadline) and returns its result, or false
+     * if its deadline came first; after shutdown it returns the result again. Called from a handler, it waits for
+     * that handler's own connection too, so it then runs to the deadline.
      *
      * @return true when every connection finished before the deadline, false when some had to be cut off
      */
     public boolean shutdown(Duration deadline) throws InterruptedException {
         lifecycleLock.lock();
         try {
-            if (lifecycle != Lifecycle.RUNNING) {
-                lifecycle = Lifecycle.TERMINATED;
-                return true;
+            switch (lifecycle) {
+                case CREATED -> {
+                    lifecycle = Lifecycle.TERMINATED;
+                    return true;
+                }
+                case TERMINATED -> {
+                    return shutdownGraceful;
+                }
+                case SHUTTING_DOWN -> {
+                    long nanos = deadline.toNanos();
+                    while (lifecycle != Lifecycle.TERMINATED) {
+                        if (nanos <= 0) {
+                            return false;
+                        }
+                        nanos = terminated.awaitNanos(nanos);
+                    }
+                    return shutdownGraceful;
+                }
+                case RUNNING -> lifecycle = Lifecycle.SHUTTING_DOWN;
             }
-            lifecycle = Lifecycle.SHUTTING_DOWN;
         } finally {
             lifecycleLock.unlock();
         }
+        boolean graceful = false;
         try {
-            return engine.shutdown(deadline);
+            graceful = engine.shutdown(deadline);
+            return graceful;
         } finally {
             lifecycleLock.lock();
             try {
                 lifecycle = Lifecycle.TERMINATED;
+                shutdownGraceful = graceful;
+                terminated.signalAll();
             } finally {
                 lifecycleLock.unlock();
             }
@@ -154,6 +185,7 @@ public final class HttpServer implements AutoCloseable {
         private ServerTimeouts timeouts = ServerTimeouts.defaults();
         private ConnectionListener listener = ConnectionListener.NONE;
         private boolean parking = true;
+        private SSLContext tls;
 
         private Builder() {
         }
@@ -228,6 +260,18 @@ public final class HttpServer implements AutoCloseable {
          */
         public Builder parking(boolean parking) {
             this.parking = parking;
+            return this;
+        }
+
+        /**
+         * Default none (plaintext). Serves HTTPS with this context's key and certificate: TLS 1.2 and 1.3 as the JDK
+         * enables them, the server's cipher order, ALPN {@code http/1.1}, session resumption through the context's
+         * session cache. Keep-alive and parking work exactly as in plaintext; a plaintext request on the TLS port gets
+         * a 400 that says so. {@code dev.shuttle.transport.tls.KeyMaterial} builds a context from PKCS#12 or PEM
+         * files, {@code SelfSignedCertificate} one for tests.
+         */
+        public Builder tls(SSLContext context) {
+            this.tls = Objects.requireNonNull(context, "context");
             return this;
         }
 

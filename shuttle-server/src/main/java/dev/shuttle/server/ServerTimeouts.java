@@ -16,14 +16,18 @@ import java.util.Objects;
  * @param idle       how long a keep-alive connection may wait for its next request before it is closed
  * @param write      longest time one write of response bytes may stay blocked (a client that stopped reading); the
  *                   connection is then closed
+ * @param tlsHandshake time from accept to the end of the TLS handshake (TLS servers only); a client that is slower is
+ *                   closed, and its first request head then gets {@code headerRead} of its own
  */
-public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration idle, Duration write) {
+public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration idle, Duration write,
+                             Duration tlsHandshake) {
 
     public ServerTimeouts {
         requirePositive(headerRead, "headerRead");
         requirePositive(bodyRead, "bodyRead");
         requirePositive(idle, "idle");
         requirePositive(write, "write");
+        requirePositive(tlsHandshake, "tlsHandshake");
     }
 
     private static void requirePositive(Duration duration, String name) {
@@ -42,7 +46,8 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
     }
 
     public Builder toBuilder() {
-        return new Builder().headerRead(headerRead).bodyRead(bodyRead).idle(idle).write(write);
+        return new Builder().headerRead(headerRead).bodyRead(bodyRead).idle(idle).write(write)
+                .tlsHandshake(tlsHandshake);
     }
 
     /** Hand-written builder; every option has a default, so {@code builder().build()} is valid. */
@@ -51,6 +56,7 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
         private Duration bodyRead = Duration.ofSeconds(30);
         private Duration idle = Duration.ofSeconds(60);
         private Duration write = Duration.ofSeconds(30);
+        private Duration tlsHandshake = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -92,8 +98,18 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
             return this;
         }
 
+        /**
+         * Default 10 s: Go bounds the handshake by its read deadlines (the header timeout, when set), Jetty by its
+         * 30 s idle timeout, nginx by {@code ssl_handshake_timeout} 60 s. A handshake is two round trips and some
+         * milliseconds of CPU, so 10 s only stops clients that open a connection and stall, each holding a thread.
+         */
+        public Builder tlsHandshake(Duration timeout) {
+            this.tlsHandshake = timeout;
+            return this;
+        }
+
         public ServerTimeouts build() {
-            return new ServerTimeouts(headerRead, bodyRead, idle, write);
+            return new ServerTimeouts(headerRead, bodyRead, idle, write, tlsHandshake);
         }
     }
 }

@@ -143,4 +143,66 @@ class ConnectionListenerTest {
         assertThat(stats.requests()).isEqualTo(5);
         assertThat(listener.count(ConnectionState.NEW)).isEqualTo(5);
     }
+
+    @Test
+    void listenerRunsWithoutTheConnectionsLock() throws Exception {
+        // Issue 13, item 7: a listener that waits for another thread touching the same connection (here shutdown,
+        // which closes idle connections under their state lock) deadlocked while listeners ran under that lock.
+        java.util.concurrent.CompletableFuture<Boolean> joined = new java.util.concurrent.CompletableFuture<>();
+        start(false, (connection, from, to) -> {
+            if (to == ConnectionState.IDLE && !joined.isDone()) {
+                Thread closer = Thread.ofVirtual().start(() -> {
+                    try {
+                        server.shutdown(java.time.Duration.ofSeconds(5));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                try {
+                    joined.complete(closer.join(java.time.Duration.ofSeconds(5)));
+                } catch (InterruptedException e) {
+                    joined.complete(false);
+                }
+            }
+        });
+        try (RawConnection connection = new RawConnection(server)) {
+            connection.get("/1");
+            assertThat(joined.get(15, java.util.concurrent.TimeUnit.SECONDS)).as("shutdown finished meanwhile").isTrue();
+        }
+    }
+
+    @Test
+    void aSlowListenerOnOneConnectionDelaysNoOtherAndNeverRunsOnTheWatcher() throws Exception {
+        // Issue 13, item 7: deadline closes ran the listener on the watcher thread, so a slow listener there kept
+        // every parked connection from waking.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        server = HttpServer.builder()
+                .handler((request, response) -> response.send("hello"))
+                .timeouts(ServerTimeouts.builder().headerRead(java.time.Duration.ofMillis(200)).build())
+                .connectionListener((connection, from, to) -> {
+                    threads.add(Thread.currentThread().getName());
+                    listener.onStateChange(connection, from, to);
+                    if (to == ConnectionState.CLOSED && connection.requestCount() == 0) {
+                        try {
+                            release.await(); // the silent connection's close blocks until the other was served
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                })
+                .start();
+        try (RawConnection busy = new RawConnection(server)) {
+            busy.get("/1");
+            listener.awaitCount(ConnectionState.PARKED, 1);
+            try (RawConnection silent = new RawConnection(server)) {
+                listener.await("the silent connection closed at its deadline",
+                        events -> events.stream().anyMatch(e -> e.to() == ConnectionState.CLOSED));
+                assertThat(busy.get("/2").bodyText()).isEqualTo("hello");
+            } finally {
+                release.countDown();
+            }
+        }
+        assertThat(threads).noneMatch(name -> name.startsWith("shuttle-watcher"));
+    }
 }

@@ -55,6 +55,15 @@ final class RawConnection implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
+    /** Over a socket connected (and, for TLS, wrapped) by the caller. */
+    RawConnection(Socket connected) throws IOException {
+        this.socket = connected;
+        socket.setSoTimeout(10_000);
+        socket.setTcpNoDelay(true);
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+    }
+
     RawConnection(HttpServer server) throws IOException {
         this(server.localAddress());
     }

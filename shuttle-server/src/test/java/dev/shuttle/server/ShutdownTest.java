@@ -98,6 +98,40 @@ class ShutdownTest {
     }
 
     @Test
+    void aSecondShutdownWhileTheFirstDrainsWaitsForItInsteadOfClaimingSuccess() throws Exception {
+        // Issue 13, item 6: the second call used to return true at once and mark the server terminated.
+        HttpServer server = start(true);
+        try (RawConnection active = new RawConnection(server)) {
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.shutdown(Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            listener.await("the listener socket closed", events -> !server.isRunning());
+            assertThat(server.shutdown(Duration.ofMillis(50))).as("its own deadline came first").isFalse();
+            assertThat(first).isNotDone();
+            CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.shutdown(Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            releaseSlow.countDown();
+            assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
+            assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(second.get(10, TimeUnit.SECONDS)).as("the first's result").isTrue();
+            assertThat(server.shutdown(Duration.ofMillis(1))).isTrue();
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+
+    @Test
     void shutdownIsIdempotentAndAServerRunsOnce() throws Exception {
         HttpServer server = start(true);
         assertThat(server.shutdown(Duration.ofSeconds(1))).isTrue();

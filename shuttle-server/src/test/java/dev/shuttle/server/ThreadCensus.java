@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 record ThreadCensus(int platform, int virtual, int shuttleConnectionThreads) {
     private static final Pattern THREAD = Pattern.compile("\"tid\"\\s*:");
     private static final Pattern VIRTUAL = Pattern.compile("\"virtual\"\\s*:\\s*true");
-    private static final Pattern CONNECTION_THREAD = Pattern.compile("\"name\"\\s*:\\s*\"shuttle-http1-");
+    private static final Pattern CONNECTION_THREAD = Pattern.compile("\"name\"\\s*:\\s*\"shuttle-conn-");
 
     static ThreadCensus take() throws IOException {
         Path file = Files.createTempFile("threads", ".json");

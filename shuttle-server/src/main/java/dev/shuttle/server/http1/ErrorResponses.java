@@ -1,5 +1,7 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.core.StatusText;
+import dev.shuttle.server.core.HttpDate;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.Http1HeadWriter;

@@ -1,7 +1,9 @@
 package dev.shuttle.server.http1;
 
-import dev.shuttle.server.io.SocketOutput;
-import dev.shuttle.server.io.SocketSource;
+import dev.shuttle.server.core.ServerConnection;
+import dev.shuttle.server.core.ServerContext;
+import dev.shuttle.server.io.ConnectionOutput;
+import dev.shuttle.server.io.ConnectionInput;
 import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.BodyFraming;
@@ -33,10 +35,10 @@ final class Http1Exchange {
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
 
     private final ServerContext context;
-    private final Http1Connection connection;
+    private final ServerConnection connection;
     private final RequestHead head;
-    private final SocketSource source;
-    private final SocketOutput output;
+    private final ConnectionInput source;
+    private final ConnectionOutput output;
 
     // Set up once the framing is known; owned by the connection thread.
     private BodyDecoder decoder;
@@ -44,8 +46,8 @@ final class Http1Exchange {
     private ServerResponse response;
     private boolean continueSent;
 
-    Http1Exchange(ServerContext context, Http1Connection connection, RequestHead head, SocketSource source,
-                  SocketOutput output) {
+    Http1Exchange(ServerContext context, ServerConnection connection, RequestHead head, ConnectionInput source,
+                  ConnectionOutput output) {
         this.context = context;
         this.connection = connection;
         this.head = head;

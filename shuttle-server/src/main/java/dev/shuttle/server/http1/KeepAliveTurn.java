@@ -1,17 +1,18 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.core.ServerConnection;
 import java.io.IOException;
 
 /**
  * What a connection does between two looks for its next request, after a response and before it parks (see
- * {@link Http1Connection#KEEP_ALIVE_TURNS}). The server always uses {@link #YIELD}; the interface exists so tests can
+ * {@link Http1Session#KEEP_ALIVE_TURNS}). The server always uses {@link #YIELD}; the interface exists so tests can
  * stage a request that arrives during a turn, or count the turns, without depending on scheduling.
  */
 @FunctionalInterface
-interface KeepAliveTurn {
+public interface KeepAliveTurn {
     /** Lets every other runnable virtual thread of the scheduler run once before this one continues. */
     KeepAliveTurn YIELD = connection -> Thread.yield();
 
     /** Called on the connection's own thread, in state IDLE, with its buffers attached. */
-    void take(Http1Connection connection) throws IOException;
+    void take(ServerConnection connection) throws IOException;
 }

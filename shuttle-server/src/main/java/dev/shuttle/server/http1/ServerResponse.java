@@ -1,7 +1,9 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.core.StatusText;
+import dev.shuttle.server.core.HttpDate;
 import dev.shuttle.server.Response;
-import dev.shuttle.server.io.SocketOutput;
+import dev.shuttle.server.io.ConnectionOutput;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.ChunkedBodyOutputStream;
@@ -32,7 +34,7 @@ final class ServerResponse implements Response {
 
     private final Http1Exchange exchange;
     private final RequestHead request;
-    private final SocketOutput output;
+    private final ConnectionOutput output;
 
     private int status = 200;
     private final Headers.Builder headers = Headers.builder();
@@ -47,7 +49,7 @@ final class ServerResponse implements Response {
     private ChunkedBodyOutputStream chunked;
     private FixedLengthBodyOutputStream fixed;
 
-    ServerResponse(Http1Exchange exchange, RequestHead request, SocketOutput output) {
+    ServerResponse(Http1Exchange exchange, RequestHead request, ConnectionOutput output) {
         this.exchange = exchange;
         this.request = request;
         this.output = output;

@@ -1,5 +1,5 @@
 /**
- * The HTTP/1.1 engine (not exported): acceptor, connection state machine and serve loop, exchange (request, response,
- * the unread-body rule), and the connection registry behind stats and the listener.
+ * HTTP/1.1 (not exported): the session's serve loop with keep-alive turns and the unread-body rule, and one exchange's
+ * request, response and their body streams.
  */
 package dev.shuttle.server.http1;

@@ -1,5 +1,5 @@
 /**
- * Socket plumbing shared by server protocols (not exported): the readiness watcher that parks idle connections, its
- * deadline queue, the write watchdog, the buffer pool, and the socket source and sink the codec reads and writes.
+ * A server connection's application-level input and output over its transport (not exported): the pooled read buffer
+ * the codecs parse in place, with header deadlines and body read timeouts, and the pooled write buffer.
  */
 package dev.shuttle.server.io;

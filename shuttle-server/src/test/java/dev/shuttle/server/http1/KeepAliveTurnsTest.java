@@ -6,6 +6,8 @@ import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
+import dev.shuttle.server.core.ServerConnection;
+import dev.shuttle.server.core.ServerEngine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Between a response and parking, a connection takes {@link Http1Connection#KEEP_ALIVE_TURNS} turns looking for its
+ * Between a response and parking, a connection takes {@link Http1Session#KEEP_ALIVE_TURNS} turns looking for its
  * next request. The turn is replaced by a test hook, so arrivals are staged instead of left to scheduling.
  */
 class KeepAliveTurnsTest {
@@ -32,7 +34,7 @@ class KeepAliveTurnsTest {
     private final List<ConnectionState> states = new CopyOnWriteArrayList<>();
     /** One permit per PARKED transition. */
     private final Semaphore parks = new Semaphore(0);
-    private Http1Server server;
+    private ServerEngine server;
 
     private void start(boolean parking, KeepAliveTurn turn) throws IOException {
         ConnectionListener listener = (connection, from, to) -> {
@@ -41,8 +43,9 @@ class KeepAliveTurnsTest {
                 parks.release();
             }
         };
-        server = new Http1Server(new Http1Server.Config((request, response) -> response.send("ok"),
-                ServerLimits.defaults(), ServerTimeouts.defaults(), listener, parking), System::nanoTime, turn);
+        server = new ServerEngine(new ServerEngine.Config((request, response) -> response.send("ok"),
+                ServerLimits.defaults(), ServerTimeouts.defaults(), listener, parking, null),
+                (connection, alpn) -> new Http1Session(connection, turn));
         server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     }
 
@@ -79,7 +82,7 @@ class KeepAliveTurnsTest {
             assertThat(parks.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
         }
         // One turn found the second request; after it nothing came, so all turns were taken before parking.
-        assertThat(turns.get()).isEqualTo(1 + Http1Connection.KEEP_ALIVE_TURNS);
+        assertThat(turns.get()).isEqualTo(1 + Http1Session.KEEP_ALIVE_TURNS);
         assertThat(states).startsWith(ConnectionState.NEW, ConnectionState.ACTIVE, ConnectionState.IDLE,
                 ConnectionState.ACTIVE, ConnectionState.IDLE, ConnectionState.PARKED);
         assertThat(server.stats().requests()).isEqualTo(2);
@@ -93,7 +96,7 @@ class KeepAliveTurnsTest {
             socket.getOutputStream().write(REQUEST);
             readOk(socket.getInputStream());
             assertThat(parks.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(turns.get()).isEqualTo(Http1Connection.KEEP_ALIVE_TURNS);
+            assertThat(turns.get()).isEqualTo(Http1Session.KEEP_ALIVE_TURNS);
             assertThat(server.connections()).singleElement().satisfies(connection -> {
                 assertThat(connection.state()).isEqualTo(ConnectionState.PARKED);
                 assertThat(connection.holdsBuffers()).isFalse();
@@ -109,7 +112,7 @@ class KeepAliveTurnsTest {
         AtomicInteger turns = new AtomicInteger();
         start(true, connection -> turns.incrementAndGet());
         try (Socket socket = connect()) {
-            for (int i = 1; i <= Http1Connection.KEEP_ALIVE_PROBE_EVERY; i++) {
+            for (int i = 1; i <= Http1Session.KEEP_ALIVE_PROBE_EVERY; i++) {
                 socket.getOutputStream().write(REQUEST);
                 readOk(socket.getInputStream());
                 // Parked before the next request leaves, so no turn can find it.
@@ -117,8 +120,8 @@ class KeepAliveTurnsTest {
             }
         }
         // The first request's turns found nothing; the next ones parked at once; the 16th tried the turns again.
-        assertThat(turns.get()).isEqualTo(2 * Http1Connection.KEEP_ALIVE_TURNS);
-        assertThat(server.stats().requests()).isEqualTo(Http1Connection.KEEP_ALIVE_PROBE_EVERY);
+        assertThat(turns.get()).isEqualTo(2 * Http1Session.KEEP_ALIVE_TURNS);
+        assertThat(server.stats().requests()).isEqualTo(Http1Session.KEEP_ALIVE_PROBE_EVERY);
     }
 
     @Test
@@ -136,7 +139,7 @@ class KeepAliveTurnsTest {
     }
 
     /** Spins (it runs on the connection's thread, as a turn does) until the staged bytes reached the server socket. */
-    private static void awaitBytes(Http1Connection connection) throws IOException {
+    private static void awaitBytes(ServerConnection connection) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (connection.bytesInSocket() == 0) {
             if (System.nanoTime() > deadline) {

@@ -6,6 +6,7 @@ import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
+import dev.shuttle.server.core.ServerEngine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -34,9 +35,9 @@ class ParkingTest {
                 allIdle.countDown();
             }
         };
-        Http1Server server = new Http1Server(new Http1Server.Config(
+        ServerEngine server = new ServerEngine(new ServerEngine.Config(
                 (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
-                listener, parking));
+                listener, parking, null), (connection, alpn) -> new Http1Session(connection, KeepAliveTurn.YIELD));
         server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
         List<Socket> sockets = new ArrayList<>();
         try {
@@ -58,6 +59,37 @@ class ParkingTest {
             }
             server.shutdown(Duration.ofSeconds(2));
         }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aParkedTlsConnectionHoldsNoBufferEitherAndWakesForItsNextRequest() throws Exception {
+        var certificate = dev.shuttle.transport.tls.SelfSignedCertificate.generate();
+        CountDownLatch parked = new CountDownLatch(1);
+        ConnectionListener listener = (connection, from, to) -> {
+            if (to == ConnectionState.PARKED) {
+                parked.countDown();
+            }
+        };
+        ServerEngine server = new ServerEngine(new ServerEngine.Config(
+                (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
+                listener, true, certificate.serverContext()),
+                (connection, alpn) -> new Http1Session(connection, KeepAliveTurn.YIELD));
+        server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        try (Socket socket = certificate.clientContext().getSocketFactory()
+                .createSocket("localhost", server.localAddress().getPort())) {
+            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            readResponse(socket.getInputStream());
+            assertThat(parked.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(server.connections()).singleElement().satisfies(connection -> {
+                assertThat(connection.tls()).isNotNull();
+                assertThat(connection.holdsBuffers()).isFalse();
+            });
+            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            readResponse(socket.getInputStream());
+        } finally {
+            server.shutdown(Duration.ofSeconds(2));
+        }
+        assertThat(server.buffers().allocations()).as("buffers were recycled").isLessThan(10);
     }
 
     /** Reads one "ok" response with a Content-Length of 2: the head, then two bytes. */

@@ -1,0 +1,552 @@
+package dev.shuttle.server.core;
+
+import dev.shuttle.server.ConnectionInfo;
+import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.io.ConnectionInput;
+import dev.shuttle.server.io.ConnectionOutput;
+import dev.shuttle.transport.PlainTransport;
+import dev.shuttle.transport.ReadinessWatcher;
+import dev.shuttle.transport.TlsTransport;
+import dev.shuttle.transport.Transport;
+import dev.shuttle.transport.WriteWatchdog;
+import dev.shuttle.transport.tls.TlsInfo;
+import dev.shuttle.wire.HttpVersion;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLException;
+
+/**
+ * One server connection, whatever its protocol: its state machine ({@link ConnectionState}), its transport (plaintext,
+ * or TLS after a handshake), its buffers, and its stays in the readiness watcher. On its first bytes it detects what
+ * the client speaks (a TLS record on a TLS server; otherwise HTTP/1.x) and hands over to a {@link ProtocolSession}.
+ *
+ * <p>Threads. While NEW or PARKED the connection has no thread: the {@link ReadinessWatcher} holds its channel. When
+ * the watcher hands it back ({@link #onWake}), a fresh virtual thread ({@code shuttle-conn-<id>}) takes over: it owns
+ * the channel, the buffers and the session until it parks the connection again or closes it; handlers run on it
+ * (HTTP/1). The watcher thread itself only starts that thread, so no listener and no connection code ever runs on it.
+ * Any thread may close the connection (shutdown, the write watchdog): the state lock makes the CLOSED transition
+ * happen once.
+ *
+ * <p>Listener events are queued under the state lock, in transition order, and delivered outside it by whichever
+ * thread finds the queue undelivered, one at a time: a slow listener delays only this connection's own thread.
+ *
+ * <p>Buffers: a read and a write buffer are borrowed from the server's pool when the thread starts and returned before
+ * parking; a TLS transport returns its record buffers too. A parked connection holds this object, its channel, its
+ * session's small state and, for TLS, the {@code SSLEngine}.
+ */
+public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.Parkable, WriteWatchdog.Watched {
+    private static final System.Logger LOG = System.getLogger(ServerConnection.class.getName());
+    /** TLS record type of a handshake message: the first byte a TLS client sends. */
+    private static final int TLS_HANDSHAKE_RECORD = 0x16;
+    /** Go's answer, word for word, so people searching for it find the explanation. */
+    private static final String PLAINTEXT_ON_TLS_TEXT = "Client sent an HTTP request to an HTTPS server.\n";
+    private static final byte[] PLAINTEXT_ON_TLS = ("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n"
+            + "Content-Length: " + PLAINTEXT_ON_TLS_TEXT.length() + "\r\nConnection: close\r\n\r\n"
+            + PLAINTEXT_ON_TLS_TEXT).getBytes(StandardCharsets.US_ASCII);
+
+    /** Why the watcher handed a parked connection back, when it was not bytes arriving. */
+    public enum End { DEADLINE, SHUTDOWN, FAILED }
+
+    private final ServerContext context;
+    private final long id;
+    private final SocketChannel channel;
+    private final InetSocketAddress remoteAddress;
+    private final InetSocketAddress localAddress;
+    private final ConnectionInput input;
+    private final ConnectionOutput output;
+    private final long acceptedNanos;
+
+    /** Plaintext until a TLS handshake replaced it; written by the connection thread, read by any (close, stats). */
+    private volatile Transport transport;
+    /** Owned by the connection's current thread; null until the protocol is known. */
+    private ProtocolSession session;
+    /** Owned by the connection's current thread: when the current or last park ends (watcher clock). */
+    private long parkDeadline;
+    private volatile TlsInfo tls;
+    private volatile HttpVersion protocol = HttpVersion.HTTP_1_1;
+
+    private final ReentrantLock stateLock = new ReentrantLock();
+    /** Guarded by stateLock for writes; volatile so {@link #state()} can read it without the lock. */
+    private volatile ConnectionState state;
+    /** Written only by the connection's current thread; read by any. */
+    private volatile long requestCount;
+    /** Guarded by stateLock: listener events not yet delivered, and whether a thread is delivering them. */
+    private ArrayDeque<Runnable> events;
+    private boolean dispatching;
+
+    ServerConnection(ServerContext context, long id, SocketChannel channel) throws IOException {
+        this.context = context;
+        this.id = id;
+        this.channel = channel;
+        this.remoteAddress = (InetSocketAddress) channel.getRemoteAddress();
+        this.localAddress = (InetSocketAddress) channel.getLocalAddress();
+        this.transport = new PlainTransport(channel, context.buffers, context.nanoClock);
+        this.input = new ConnectionInput(transport, context.nanoClock);
+        this.output = new ConnectionOutput(transport);
+        this.acceptedNanos = context.now();
+    }
+
+    /** Called once by the acceptor: reports NEW and waits in the watcher for the first bytes. */
+    void open() {
+        transition(null, ConnectionState.NEW);
+        try {
+            channel.configureBlocking(false);
+        } catch (IOException e) {
+            closeNow();
+            return;
+        }
+        // A new connection that sends nothing is closed at its deadline, silently, as Go and nginx do.
+        long firstBytesWithin = context.tls != null ? context.tlsHandshakeNanos : context.headerReadNanos;
+        park(acceptedNanos + firstBytesWithin);
+    }
+
+    // ---- watcher thread ----
+
+    @Override
+    public SocketChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public void onWake(ReadinessWatcher.Wake reason) {
+        Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> woken(reason));
+    }
+
+    // ---- connection thread ----
+
+    private void woken(ReadinessWatcher.Wake reason) {
+        switch (reason) {
+            case READABLE -> resume();
+            case DEADLINE -> ended(End.DEADLINE);
+            case SHUTDOWN -> ended(End.SHUTDOWN);
+            case FAILED -> ended(End.FAILED);
+        }
+    }
+
+    private void ended(End reason) {
+        LOG.log(Level.TRACE, "connection {0} closed while waiting: {1}", id, reason);
+        ProtocolSession current = session;
+        if (current != null && reason != End.FAILED) {
+            try {
+                current.parkedEnd(reason);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "connection " + id + ": goodbye failed: " + e);
+            }
+        }
+        closeNow();
+        releaseBuffers();
+    }
+
+    private void resume() {
+        boolean parked = false;
+        try {
+            attachBuffers();
+            ConnectionState from = state;
+            long headDeadline;
+            if (session == null) {
+                Established established = establish();
+                if (established != Established.SERVE) {
+                    parked = established == Established.PARKED;
+                    return;
+                }
+                headDeadline = (from == ConnectionState.NEW ? acceptedNanos : context.now())
+                        + context.headerReadNanos;
+            } else {
+                int n = input.fillNow();
+                if (n < 0) {
+                    return; // the peer closed an idle connection
+                }
+                if (n == 0) {
+                    // Readiness without application bytes (a TLS record such as a key update, or nothing at all):
+                    // wait again, in the same state and until the same deadline.
+                    parked = reparkQuietly();
+                    return;
+                }
+                headDeadline = context.now() + context.headerReadNanos;
+            }
+            if (!transition(from, ConnectionState.ACTIVE)) {
+                return; // shutdown closed it meanwhile
+            }
+            parked = session.serve(headDeadline) == ProtocolSession.Next.PARK && parkIdle();
+        } catch (ClosedChannelException e) {
+            LOG.log(Level.TRACE, "connection {0} closed under us", id);
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "connection " + id + " failed: " + e);
+        } catch (Throwable t) {
+            LOG.log(Level.ERROR, "connection " + id + " failed unexpectedly", t);
+        } finally {
+            if (!parked) {
+                closeNow();
+                releaseBuffers();
+            }
+        }
+    }
+
+    private enum Established { SERVE, PARKED, CLOSE }
+
+    /**
+     * The first bytes of a new connection arrived: run the TLS handshake when this is a TLS server, and pick the
+     * protocol session. SERVE: a request's bytes are buffered; PARKED: waiting again (a TLS client that has not sent
+     * its request yet); CLOSE: the connection must close.
+     */
+    private Established establish() throws IOException {
+        int n = input.fillNow();
+        if (n < 0) {
+            return Established.CLOSE;
+        }
+        if (n == 0) {
+            return reparkQuietly() ? Established.PARKED : Established.CLOSE;
+        }
+        String alpn = null;
+        if (context.tls != null) {
+            if (!handshake()) {
+                return Established.CLOSE;
+            }
+            alpn = tls.applicationProtocol();
+        }
+        session = context.sessions.create(this, alpn);
+        if (input.buffer().hasRemaining()) {
+            return Established.SERVE;
+        }
+        int more = input.fillNow();
+        if (more > 0) {
+            return Established.SERVE;
+        }
+        if (more < 0) {
+            return Established.CLOSE;
+        }
+        // Handshaken but no request yet (TLS 1.3 clients send it right behind their Finished; others after a round
+        // trip): park, still NEW, until the first request byte or the header deadline.
+        parkDeadline = context.now() + context.headerReadNanos;
+        return reparkQuietly() ? Established.PARKED : Established.CLOSE;
+    }
+
+    /** Runs the server side of the TLS handshake on the bytes already read; false when the connection must close. */
+    private boolean handshake() throws IOException {
+        ByteBuffer received = input.buffer();
+        if ((received.get(received.position()) & 0xff) != TLS_HANDSHAKE_RECORD) {
+            if (Character.isLetter(received.get(received.position()))) {
+                LOG.log(Level.DEBUG, "connection {0}: plaintext HTTP on the TLS port", id);
+                transport.write(PLAINTEXT_ON_TLS, 0, PLAINTEXT_ON_TLS.length);
+            }
+            return false;
+        }
+        TlsTransport secure = TlsTransport.server(channel, context.buffers, context.nanoClock, context.tls,
+                ServerConnection::selectProtocol);
+        secure.prepend(received); // the ClientHello's first bytes, read while detecting
+        received.position(received.limit());
+        int timeoutMillis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(
+                acceptedNanos + context.tlsHandshakeNanos - context.now()));
+        try {
+            tls = secure.handshake(timeoutMillis);
+        } catch (SocketTimeoutException e) {
+            LOG.log(Level.DEBUG, "connection {0}: TLS handshake timed out", id);
+            return false;
+        } catch (SSLException e) {
+            // One short line: scanners and misconfigured clients fail handshakes all day; a stack trace per
+            // failure would drown the log, and nothing else is affected.
+            LOG.log(Level.INFO, "TLS handshake from {0} failed: {1}", remoteAddress, e.getMessage());
+            return false;
+        }
+        transport = secure;
+        input.use(secure);
+        output.use(secure);
+        TlsInfo info = tls;
+        if (context.registry.hasListener()) {
+            dispatch(() -> context.registry.notifyTlsHandshake(this, info));
+        }
+        return true;
+    }
+
+    /**
+     * ALPN: HTTP/1.1 when the client offers it (HTTP/2 joins when the server speaks it), no ALPN at all for a client
+     * that offers none, and a {@code no_application_protocol} alert for a client that offers only protocols this
+     * server does not speak (as Go does: better than a connection that fails on its first frame).
+     */
+    private static String selectProtocol(List<String> offered) {
+        if (offered.isEmpty()) {
+            return "";
+        }
+        return offered.contains("http/1.1") ? "http/1.1" : null;
+    }
+
+    /** Called by the session between requests: the connection goes idle (IDLE) and must not park. */
+    public boolean toIdle() {
+        return transition(ConnectionState.ACTIVE, ConnectionState.IDLE);
+    }
+
+    /** The next request's bytes arrived while IDLE. */
+    public boolean toActive() {
+        return transition(ConnectionState.IDLE, ConnectionState.ACTIVE);
+    }
+
+    /**
+     * IDLE → PARKED: gives the buffers back and hands the channel to the watcher until the idle timeout. From here on
+     * the calling thread must not touch the connection.
+     *
+     * @return false when the connection was closed instead (shutdown began)
+     */
+    private boolean parkIdle() throws IOException {
+        releaseBuffers();
+        channel.configureBlocking(false);
+        if (!transition(ConnectionState.IDLE, ConnectionState.PARKED)) {
+            return false;
+        }
+        return park(context.now() + context.idleNanos);
+    }
+
+    /** Back to the watcher without a state change, until the same deadline as before. */
+    private boolean reparkQuietly() throws IOException {
+        if (input.hasBufferedInput()) {
+            throw new IllegalStateException("parking with input buffered");
+        }
+        releaseBuffers();
+        channel.configureBlocking(false);
+        return park(parkDeadline);
+    }
+
+    private boolean park(long deadline) {
+        parkDeadline = deadline;
+        if (context.watcher.park(this, deadline) == null) {
+            closeNow(); // the watcher is shutting down
+            return false;
+        }
+        return true;
+    }
+
+    private void attachBuffers() {
+        input.attach(context.buffers.acquire());
+        output.attach(context.buffers.acquire());
+    }
+
+    /** Gives back every buffer (no-op for those not held); the connection's own thread only. */
+    private void releaseBuffers() {
+        if (input.isAttached()) {
+            context.buffers.release(input.detach());
+        }
+        if (output.isAttached()) {
+            context.buffers.release(output.detach());
+        }
+        transport.releaseBuffers();
+    }
+
+    // ---- for sessions, on the connection thread ----
+
+    public ServerContext context() {
+        return context;
+    }
+
+    public ConnectionInput input() {
+        return input;
+    }
+
+    public ConnectionOutput output() {
+        return output;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public void requestStarted() {
+        requestCount++;
+        context.requestStarted();
+    }
+
+    // ---- any thread ----
+
+    /**
+     * Moves from {@code from} to {@code to}, updates the registry, and queues the listener's event, under the state
+     * lock; then delivers queued events outside it.
+     *
+     * @return false when the connection is no longer in {@code from} (closed by another thread)
+     */
+    private boolean transition(ConnectionState from, ConnectionState to) {
+        stateLock.lock();
+        try {
+            if (state != from) {
+                return false;
+            }
+            state = to;
+            if (from == null) {
+                context.registry.added(this);
+            }
+            context.registry.transitioned(this, from, to);
+            queueStateEventLocked(from, to);
+        } finally {
+            stateLock.unlock();
+        }
+        deliverEvents();
+        return true;
+    }
+
+    private void queueStateEventLocked(ConnectionState from, ConnectionState to) {
+        if (context.registry.hasListener()) {
+            queueLocked(() -> context.registry.notifyListener(this, from, to));
+        }
+    }
+
+    private void queueLocked(Runnable event) {
+        if (events == null) {
+            events = new ArrayDeque<>(4);
+        }
+        events.add(event);
+    }
+
+    private void dispatch(Runnable event) {
+        stateLock.lock();
+        try {
+            queueLocked(event);
+        } finally {
+            stateLock.unlock();
+        }
+        deliverEvents();
+    }
+
+    /** Delivers queued events one at a time, in order, outside the state lock; one deliverer at a time. */
+    private void deliverEvents() {
+        while (true) {
+            Runnable event;
+            stateLock.lock();
+            try {
+                if (dispatching || events == null || events.isEmpty()) {
+                    return;
+                }
+                dispatching = true;
+                event = events.poll();
+            } finally {
+                stateLock.unlock();
+            }
+            try {
+                event.run();
+            } finally {
+                stateLock.lock();
+                try {
+                    dispatching = false;
+                } finally {
+                    stateLock.unlock();
+                }
+            }
+        }
+    }
+
+    /** Closes the connection now (idempotent); reports CLOSED once. */
+    public void closeNow() {
+        close(null);
+    }
+
+    /** Shutdown: closes the connection if it sits between requests holding a thread (parking off). */
+    void closeIfIdle() {
+        close(ConnectionState.IDLE);
+    }
+
+    private void close(ConnectionState onlyFrom) {
+        stateLock.lock();
+        try {
+            ConnectionState from = state;
+            if (from == ConnectionState.CLOSED || (onlyFrom != null && from != onlyFrom)) {
+                return;
+            }
+            state = ConnectionState.CLOSED;
+            context.registry.transitioned(this, from, ConnectionState.CLOSED);
+            queueStateEventLocked(from, ConnectionState.CLOSED);
+        } finally {
+            stateLock.unlock();
+        }
+        // Outside the lock: closing a channel waits for I/O blocked on it to notice.
+        transport.close();
+        deliverEvents();
+    }
+
+    /** Bytes in the socket not read yet (for tests staging a request between two keep-alive turns). */
+    public int bytesInSocket() throws IOException {
+        return channel.socket().getInputStream().available();
+    }
+
+    /**
+     * Whether a buffer is attached (for tests). Exact only while the connection is parked or idle, when no thread is
+     * changing it.
+     */
+    public boolean holdsBuffers() {
+        return input.isAttached() || output.isAttached()
+                || (transport instanceof TlsTransport secure && secure.holdsBuffers());
+    }
+
+    public boolean draining() {
+        return context.draining();
+    }
+
+    @Override
+    public long writeStartedNanos() {
+        return transport.writeStartedNanos();
+    }
+
+    @Override
+    public void abortWrite() {
+        LOG.log(Level.DEBUG, "connection {0}: write timed out, closing", id);
+        closeNow();
+    }
+
+    // ---- ConnectionInfo ----
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    @Override
+    public HttpVersion protocol() {
+        return protocol;
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return tls;
+    }
+
+    @Override
+    public ConnectionState state() {
+        return state;
+    }
+
+    @Override
+    public long bytesRead() {
+        return input.bytesRead();
+    }
+
+    @Override
+    public long bytesWritten() {
+        return output.bytesWritten();
+    }
+
+    @Override
+    public long requestCount() {
+        return requestCount;
+    }
+
+    @Override
+    public String toString() {
+        return "ServerConnection[" + id + " " + remoteAddress + " " + protocol + (tls == null ? "" : " TLS") + " "
+                + state + "]";
+    }
+}

@@ -1,0 +1,143 @@
+package dev.shuttle.server.io;
+
+import dev.shuttle.transport.Transport;
+import dev.shuttle.wire.http1.Http1Source;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * The read side of a server connection as the protocol code sees it: a pooled buffer of received application bytes
+ * (decrypted, for TLS), filled from the connection's {@link Transport}. Two timeout modes: a deadline for a whole
+ * phase (a request head: the slowloris defence), or an inactivity bound per read (bodies). {@link #fillNow()} never
+ * blocks.
+ *
+ * <p>Ownership: the buffer is attached when a connection becomes active and detached when it parks; between the two,
+ * everything here is owned by the connection's virtual thread. {@link #bytesRead()} may be read from any thread.
+ */
+public final class ConnectionInput implements Http1Source {
+    private static final long NO_DEADLINE = Long.MIN_VALUE;
+
+    private final LongSupplier nanoClock;
+    /** Plaintext first; the TLS transport once a handshake has run. Owned by the connection thread. */
+    private Transport transport;
+    /** Owned by the connection thread; null while parked. Read mode. */
+    private ByteBuffer buffer;
+    /** Owned by the connection thread: absolute deadline in nanoTime, or {@link #NO_DEADLINE}. */
+    private long deadlineNanos = NO_DEADLINE;
+    /** Owned by the connection thread: per-read timeout, used when there is no deadline. */
+    private int perReadTimeoutMillis;
+    /** Application bytes received. Written only by the owning connection thread, read by any. */
+    private volatile long bytesRead;
+
+    public ConnectionInput(Transport transport, LongSupplier nanoClock) {
+        this.transport = transport;
+        this.nanoClock = nanoClock;
+    }
+
+    /** Reads from now on go through {@code transport} (the TLS one after a handshake). */
+    public void use(Transport transport) {
+        this.transport = transport;
+    }
+
+    /** Takes a buffer from the pool; the input starts empty. */
+    public void attach(ByteBuffer readBuffer) {
+        if (buffer != null) {
+            throw new IllegalStateException("a read buffer is already attached");
+        }
+        readBuffer.clear().flip(); // read mode, nothing to read
+        this.buffer = readBuffer;
+    }
+
+    /** Gives the buffer back; only when it holds no unconsumed bytes, or when the connection is closing. */
+    public ByteBuffer detach() {
+        ByteBuffer detached = buffer;
+        buffer = null;
+        return detached;
+    }
+
+    public boolean isAttached() {
+        return buffer != null;
+    }
+
+    /** Reads from now on must complete the current phase by {@code deadline} (nanoTime). */
+    public void useDeadline(long deadline) {
+        this.deadlineNanos = deadline;
+    }
+
+    /** Reads from now on may each wait up to {@code millis} for bytes. */
+    public void usePerReadTimeout(long millis) {
+        this.deadlineNanos = NO_DEADLINE;
+        this.perReadTimeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, millis));
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    /** Whether bytes wait here or in the transport (a TLS record already received): then the connection must not park. */
+    public boolean hasBufferedInput() {
+        return (buffer != null && buffer.hasRemaining()) || transport.hasBufferedInput();
+    }
+
+    @Override
+    public int fill() throws IOException {
+        makeRoom();
+        int timeout = timeoutMillis();
+        return append(true, timeout);
+    }
+
+    /** Appends application bytes that already arrived, without blocking. */
+    @Override
+    public int fillNow() throws IOException {
+        makeRoom();
+        return append(false, 0);
+    }
+
+    private int append(boolean blocking, int timeoutMillis) throws IOException {
+        int unread = buffer.position();
+        buffer.position(buffer.limit()).limit(buffer.capacity()); // write mode over the free space
+        int n;
+        try {
+            n = blocking ? transport.read(buffer, timeoutMillis) : transport.readNow(buffer);
+        } finally {
+            buffer.limit(buffer.position()).position(unread); // back to read mode, with what was read appended
+        }
+        if (n > 0) {
+            bytesRead += n;
+        }
+        return n;
+    }
+
+    private void makeRoom() throws IOException {
+        if (buffer == null) {
+            throw new IllegalStateException("no read buffer attached");
+        }
+        if (buffer.limit() == buffer.capacity()) {
+            buffer.compact().flip();
+            if (buffer.limit() == buffer.capacity()) {
+                // The codecs consume what they are given, so a full buffer means a caller stopped consuming.
+                throw new IOException("read buffer full: " + buffer.capacity() + " unconsumed bytes");
+            }
+        }
+    }
+
+    private int timeoutMillis() throws SocketTimeoutException {
+        if (deadlineNanos == NO_DEADLINE) {
+            return perReadTimeoutMillis;
+        }
+        long remaining = deadlineNanos - nanoClock.getAsLong();
+        if (remaining <= 0) {
+            throw new SocketTimeoutException("read deadline passed");
+        }
+        // Round up: a 0 would mean "no timeout".
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(remaining + 999_999)));
+    }
+}

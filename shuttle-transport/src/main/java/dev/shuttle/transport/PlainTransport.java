@@ -1,0 +1,48 @@
+package dev.shuttle.transport;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.function.LongSupplier;
+
+/** Plaintext TCP: application bytes are socket bytes, and nothing is buffered here. */
+public final class PlainTransport extends Transport {
+    public PlainTransport(SocketChannel channel, BufferPool buffers, LongSupplier nanoClock) throws IOException {
+        super(channel, buffers, nanoClock);
+    }
+
+    @Override
+    public int read(ByteBuffer dst, int timeoutMillis) throws IOException {
+        return readSocket(dst, timeoutMillis);
+    }
+
+    @Override
+    public int readNow(ByteBuffer dst) throws IOException {
+        return readSocketNow(dst);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        writeSocket(bytes, offset, length);
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        channel.shutdownOutput();
+    }
+
+    @Override
+    public boolean hasBufferedInput() {
+        return false;
+    }
+
+    @Override
+    public void releaseBuffers() {
+        // nothing held
+    }
+
+    @Override
+    public String toString() {
+        return "PlainTransport[" + localAddress() + " -> " + remoteAddress() + "]";
+    }
+}

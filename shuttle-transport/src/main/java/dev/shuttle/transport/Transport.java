@@ -1,0 +1,201 @@
+package dev.shuttle.transport;
+
+import dev.shuttle.transport.tls.TlsInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.function.LongSupplier;
+
+/**
+ * A connected byte stream for one connection: plaintext TCP ({@link PlainTransport}) or TLS over it
+ * ({@link TlsTransport}). Protocol code (HTTP/1, HTTP/2) reads and writes application bytes through it and never
+ * sees TLS records.
+ *
+ * <p>I/O model: the channel is in blocking mode while a thread works on the connection, and blocking reads go through
+ * the channel's socket adaptor, whose {@code SO_TIMEOUT} gives them the timeout that {@link SocketChannel#read} lacks
+ * (on a virtual thread such a read parks the thread, not its carrier). {@link #readNow} reads without blocking.
+ * Parking (no thread at all) is the {@link ReadinessWatcher}'s job, after {@link #releaseBuffers()}.
+ *
+ * <p>Threads: one thread reads at a time, one thread writes at a time (HTTP/2 serialises its writers itself); a read
+ * and a write may run concurrently. {@link #close()}, the counters and {@link #writeStartedNanos()} are safe from any
+ * thread.
+ */
+public abstract sealed class Transport implements AutoCloseable permits PlainTransport, TlsTransport {
+    /** {@link #writeStartedNanos()} when no write is in progress. */
+    public static final long NOT_WRITING = Long.MIN_VALUE;
+    /** Large writes go out in slices, so the byte counter and the write-timeout stamp move while a slow peer reads. */
+    private static final int MAX_SOCKET_WRITE = 64 * 1024;
+
+    protected final SocketChannel channel;
+    protected final BufferPool buffers;
+    protected final LongSupplier nanoClock;
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final InetSocketAddress localAddress;
+    private final InetSocketAddress remoteAddress;
+
+    /** Written by the reading thread only; read by any. */
+    private volatile long bytesReceived;
+    /** Written by the writing thread only; read by any. */
+    private volatile long bytesSent;
+    /** nanoTime when the socket write in progress began, or {@link #NOT_WRITING}; read by a write watchdog. */
+    private volatile long writeStartedNanos = NOT_WRITING;
+
+    Transport(SocketChannel channel, BufferPool buffers, LongSupplier nanoClock) throws IOException {
+        this.channel = channel;
+        this.buffers = buffers;
+        this.nanoClock = nanoClock;
+        this.socket = channel.socket();
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+        this.localAddress = (InetSocketAddress) channel.getLocalAddress();
+        this.remoteAddress = (InetSocketAddress) channel.getRemoteAddress();
+    }
+
+    /**
+     * Reads application bytes into {@code dst} (in write mode: from its position up to its limit), waiting at most
+     * {@code timeoutMillis} in all for the first of them (0: no limit).
+     *
+     * @return bytes read (at least 1), or -1 at the end of the stream
+     * @throws SocketTimeoutException when no byte arrived in time
+     */
+    public abstract int read(ByteBuffer dst, int timeoutMillis) throws IOException;
+
+    /**
+     * Reads application bytes that can be had without waiting. The channel must not be registered with a selector.
+     *
+     * @return bytes read, 0 when none are there yet, -1 at the end of the stream
+     */
+    public abstract int readNow(ByteBuffer dst) throws IOException;
+
+    /** Writes every byte, blocking while the peer does not read. */
+    public abstract void write(byte[] bytes, int offset, int length) throws IOException;
+
+    /** Ends our direction of the stream (TLS: close_notify, then TCP FIN); reading stays possible. */
+    public abstract void shutdownOutput() throws IOException;
+
+    /**
+     * Whether application bytes (or, for TLS, a complete record) are held here, read from the socket but not yet
+     * given to the caller: then the connection must not park, since no readiness would announce them; read with
+     * {@link #readNow} instead.
+     */
+    public abstract boolean hasBufferedInput();
+
+    /**
+     * The connection goes idle: gives pooled buffers back. Call only from the thread that owns the connection, and
+     * only when {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its exact size.
+     */
+    public abstract void releaseBuffers();
+
+    /** The TLS session's details, or null for plaintext. */
+    public TlsInfo tls() {
+        return null;
+    }
+
+    public final SocketChannel channel() {
+        return channel;
+    }
+
+    public final InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    public final InetSocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    public final boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    /** Bytes received from the socket (TLS records included). */
+    public final long bytesReceived() {
+        return bytesReceived;
+    }
+
+    /** Bytes the socket accepted for sending (TLS records included). */
+    public final long bytesSent() {
+        return bytesSent;
+    }
+
+    /** nanoTime when the socket write in progress began, or {@link #NOT_WRITING}. */
+    public final long writeStartedNanos() {
+        return writeStartedNanos;
+    }
+
+    /** Closes the socket from any thread; a thread blocked on it fails at once. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            System.getLogger(Transport.class.getName()).log(System.Logger.Level.TRACE, "close failed", e);
+        }
+    }
+
+    // ---- socket I/O for the subclasses ----
+
+    /** One blocking socket read into a heap buffer in write mode, bounded by {@code timeoutMillis} (0: none). */
+    final int readSocket(ByteBuffer dst, int timeoutMillis) throws IOException {
+        socket.setSoTimeout(timeoutMillis);
+        int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+        if (n > 0) {
+            dst.position(dst.position() + n);
+            bytesReceived += n;
+        }
+        return n;
+    }
+
+    /**
+     * One non-blocking socket read. Switching the blocking mode is no system call once a virtual thread has used the
+     * channel (the JDK keeps the socket non-blocking underneath), so looking costs one read.
+     */
+    final int readSocketNow(ByteBuffer dst) throws IOException {
+        int n;
+        channel.configureBlocking(false);
+        try {
+            n = channel.read(dst);
+        } finally {
+            channel.configureBlocking(true);
+        }
+        if (n > 0) {
+            bytesReceived += n;
+        }
+        return n;
+    }
+
+    /** Writes every byte, stamping each slice for the write watchdog. */
+    final void writeSocket(byte[] bytes, int offset, int length) throws IOException {
+        int end = offset + length;
+        while (offset < end) {
+            int slice = Math.min(MAX_SOCKET_WRITE, end - offset);
+            writeStartedNanos = nanoClock.getAsLong();
+            try {
+                out.write(bytes, offset, slice);
+            } finally {
+                writeStartedNanos = NOT_WRITING;
+            }
+            bytesSent += slice;
+            offset += slice;
+        }
+    }
+
+    /** The rest of {@code timeoutMillis} after {@code startNanos}; throws once it is spent. 0 stays 0 (no limit). */
+    final int remainingMillis(int timeoutMillis, long startNanos) throws SocketTimeoutException {
+        if (timeoutMillis == 0) {
+            return 0;
+        }
+        long elapsedMillis = (nanoClock.getAsLong() - startNanos) / 1_000_000;
+        long left = timeoutMillis - elapsedMillis;
+        if (left <= 0) {
+            throw new SocketTimeoutException("read timed out");
+        }
+        return (int) left;
+    }
+}
