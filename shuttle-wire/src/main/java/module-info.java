@@ -5,4 +5,5 @@ module dev.shuttle.wire {
     exports dev.shuttle.wire;
     exports dev.shuttle.wire.http1;
     exports dev.shuttle.wire.http2;
+    exports dev.shuttle.wire.hpack;
 }
