@@ -68,7 +68,7 @@ final class Huffman {
         return (int) ((bits + 7) >>> 3);
     }
 
-    /** Writes the Huffman code of {@code text}, padded with the EOS prefix; {@code out} needs {@link #encodedLength}. */
+    /** Writes the Huffman code of {@code text}, padded with the EOS prefix; needs {@link #encodedLength} octets. */
     static void encode(CharSequence text, ByteBuffer out) {
         long pending = 0;
         int pendingBits = 0;
