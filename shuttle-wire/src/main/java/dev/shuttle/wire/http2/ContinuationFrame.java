@@ -13,6 +13,12 @@ public record ContinuationFrame(int streamId, ByteBuffer fragment, boolean endHe
         Objects.requireNonNull(fragment, "fragment");
     }
 
+    /** A fresh view of the field block fragment: reading it does not move this frame's own position, so the frame stays as it was. */
+    @Override
+    public ByteBuffer fragment() {
+        return fragment.duplicate();
+    }
+
     @Override
     public int type() {
         return TYPE_CONTINUATION;

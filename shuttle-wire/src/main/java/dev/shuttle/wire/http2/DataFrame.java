@@ -20,6 +20,12 @@ public record DataFrame(int streamId, ByteBuffer data, boolean endStream, int pa
         Http2Frame.checkPadding(padding);
     }
 
+    /** A fresh view of the data: reading it does not move this frame's own position, so the frame stays as it was. */
+    @Override
+    public ByteBuffer data() {
+        return data.duplicate();
+    }
+
     public DataFrame(int streamId, ByteBuffer data, boolean endStream) {
         this(streamId, data, endStream, 0);
     }

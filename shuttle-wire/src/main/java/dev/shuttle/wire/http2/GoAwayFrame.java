@@ -20,6 +20,12 @@ public record GoAwayFrame(int lastStreamId, int errorCode, ByteBuffer debugData)
         Objects.requireNonNull(debugData, "debugData");
     }
 
+    /** A fresh view of the debug data: reading it does not move this frame's own position, so the frame stays as it was. */
+    @Override
+    public ByteBuffer debugData() {
+        return debugData.duplicate();
+    }
+
     public GoAwayFrame(int lastStreamId, Http2ErrorCode error, String debugText) {
         this(lastStreamId, error.code(), ByteBuffer.wrap(debugText.getBytes(StandardCharsets.UTF_8)));
     }

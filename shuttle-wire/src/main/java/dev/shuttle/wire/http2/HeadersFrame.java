@@ -22,6 +22,12 @@ public record HeadersFrame(int streamId, ByteBuffer fragment, boolean endStream,
         Http2Frame.checkPadding(padding);
     }
 
+    /** A fresh view of the field block fragment: reading it does not move this frame's own position, so the frame stays as it was. */
+    @Override
+    public ByteBuffer fragment() {
+        return fragment.duplicate();
+    }
+
     /** An unpadded HEADERS frame without priority. */
     public HeadersFrame(int streamId, ByteBuffer fragment, boolean endStream, boolean endHeaders) {
         this(streamId, fragment, endStream, endHeaders, null, 0);

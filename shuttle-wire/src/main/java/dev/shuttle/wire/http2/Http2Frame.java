@@ -7,9 +7,11 @@ package dev.shuttle.wire.http2;
  * <p>Payload views: DATA, HEADERS, PUSH_PROMISE, CONTINUATION and unknown frames expose their payload as a
  * {@link java.nio.ByteBuffer} <em>slice of the reader's input buffer</em>, not a copy, so a busy receive path copies
  * each byte once (into the stream's inbound queue, or through the HPACK decoder). A slice is valid only until the
- * caller compacts, clears or refills that input buffer; consume or copy it first. Frames built for writing may hold
- * any buffer; the writer reads its remaining bytes without moving its position. GOAWAY debug data is copied, since it
- * is rare and usually kept for a log line after the read buffer has moved on.
+ * caller compacts, clears or refills that input buffer; consume or copy it first. The accessors return a fresh
+ * duplicate each time, so reading a payload never changes the frame (its {@code flowControlledLength()}, its
+ * equality). Frames built for writing refer to the caller's buffer, whose remaining bytes must not change until the
+ * frame is written; the writer does not move its position. GOAWAY debug data is copied, since it is rare and usually
+ * kept for a log line after the read buffer has moved on.
  */
 public sealed interface Http2Frame permits DataFrame, HeadersFrame, PriorityFrame, RstStreamFrame, SettingsFrame,
         PushPromiseFrame, PingFrame, GoAwayFrame, WindowUpdateFrame, ContinuationFrame, UnknownFrame {

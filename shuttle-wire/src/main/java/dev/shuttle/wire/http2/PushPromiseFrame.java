@@ -22,6 +22,12 @@ public record PushPromiseFrame(int streamId, int promisedStreamId, ByteBuffer fr
         Http2Frame.checkPadding(padding);
     }
 
+    /** A fresh view of the field block fragment: reading it does not move this frame's own position, so the frame stays as it was. */
+    @Override
+    public ByteBuffer fragment() {
+        return fragment.duplicate();
+    }
+
     @Override
     public int type() {
         return TYPE_PUSH_PROMISE;

@@ -18,4 +18,10 @@ public record UnknownFrame(int type, int flags, int streamId, ByteBuffer payload
         Http2Frame.checkStreamId(streamId, true);
         Objects.requireNonNull(payload, "payload");
     }
+
+    /** A fresh view of the payload: reading it does not move this frame's own position, so the frame stays as it was. */
+    @Override
+    public ByteBuffer payload() {
+        return payload.duplicate();
+    }
 }

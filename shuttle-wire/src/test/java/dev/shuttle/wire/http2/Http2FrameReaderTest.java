@@ -56,6 +56,17 @@ class Http2FrameReaderTest {
     }
 
     @Test
+    void readingThePayloadDoesNotChangeTheFrame() throws Exception {
+        DataFrame data = (DataFrame) new Http2FrameReader().read(ByteBuffer.wrap(
+                frame(TYPE_DATA, FLAG_PADDED, 1, bytes(1, 'a', 'b', 0))));
+
+        data.data().get(new byte[2]);
+
+        assertThat(data.flowControlledLength()).isEqualTo(4);
+        assertThat(data).isEqualTo(new DataFrame(1, ByteBuffer.wrap(bytes('a', 'b')), false, 2));
+    }
+
+    @Test
     void readsHeadersWithPriorityAndPadding() throws Exception {
         byte[] payload = bytes(1, 0x80, 0, 0, 5, 15, 0x82, 0);
         byte[] input = frame(TYPE_HEADERS, FLAG_PADDED | FLAG_PRIORITY | FLAG_END_HEADERS, 7, payload);
