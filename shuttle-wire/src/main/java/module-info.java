@@ -4,4 +4,6 @@
 module dev.shuttle.wire {
     exports dev.shuttle.wire;
     exports dev.shuttle.wire.http1;
+    exports dev.shuttle.wire.http2;
+    exports dev.shuttle.wire.hpack;
 }
