@@ -18,8 +18,8 @@ public record IdleRound(ServerKind server, int connections, int round, IdleSampl
 
     public static IdleRound of(ServerKind server, int connections, int round, List<IdleSample> baselineSamples,
                                List<IdleSample> loadedSamples, int heldAtEnd, int failed, String firstError) {
-        return new IdleRound(server, connections, round, SampleMath.median(baselineSamples),
-                SampleMath.median(loadedSamples), List.copyOf(baselineSamples), List.copyOf(loadedSamples),
+        return new IdleRound(server, connections, round, SampleMath.medianOfSamples(baselineSamples),
+                SampleMath.medianOfSamples(loadedSamples), List.copyOf(baselineSamples), List.copyOf(loadedSamples),
                 heldAtEnd, failed, firstError);
     }
 

@@ -40,7 +40,7 @@ public final class SampleMath {
     }
 
     /** Field by field median of samples: each figure is the median of its own samples, as seed 001 reports. */
-    public static IdleSample median(List<IdleSample> samples) {
+    public static IdleSample medianOfSamples(List<IdleSample> samples) {
         return new IdleSample(
                 medianOf(samples, IdleSample::rssBytes),
                 medianOf(samples, IdleSample::liveHeapBytes),

@@ -84,7 +84,7 @@ public final class BusyReport {
 
     static TextTable table(BusyResult result, BusyScenario scenario) {
         TextTable table = new TextTable(List.of("server", "version", "requests/s", "p50 ms", "p99 ms", "p99.9 ms",
-                "server CPU", "CPU µs/req", "RSS", "errors", "load"));
+                "CPU % of a core", "CPU µs/req", "RSS", "errors", "load"));
         for (ServerKind server : result.measured()) {
             BusyCell c = result.cell(server, scenario);
             if (c == null) {
