@@ -255,6 +255,9 @@ public final class IdleReport {
             result.settings().connectionCounts().forEach(c -> xs.add((double) c));
             page.append("<h2>RSS and live heap against idle connections</h2>\n");
             page.append(chart(result, xs, true)).append(chart(result, xs, false));
+            page.append("<p class=\"note\">The server's 1 GiB heap is touched at startup, so RSS growth is memory "
+                    + "outside the Java heap (thread stacks, direct buffers, metaspace, malloc); the heap's share is the "
+                    + "live heap after a full GC.</p>\n");
             page.append("<h2>Footprint with N idle connections (median of rounds)</h2>\n");
             page.append(HtmlTables.of(footprintTable(result), "†"));
         }
@@ -263,20 +266,25 @@ public final class IdleReport {
         return page.toString();
     }
 
+    /**
+     * RSS as growth over the baseline (the pre-touched heap makes absolute RSS a flat line near 1 GiB for every
+     * server), live heap as measured.
+     */
     private static String chart(IdleResult result, List<Double> xs, boolean rss) {
         List<SvgLineChart.Series> series = new ArrayList<>();
         for (ServerKind server : result.measured()) {
             List<Double> ys = new ArrayList<>();
             IdleCell first = result.cell(server, result.settings().connectionCounts().getFirst());
-            ys.add(first == null ? Double.NaN : mib(rss ? first.baselineRssBytes() : first.baselineLiveHeapBytes()));
+            long base = first == null ? 0 : rss ? first.baselineRssBytes() : 0;
+            ys.add(first == null ? Double.NaN : rss ? 0.0 : mib(first.baselineLiveHeapBytes()));
             for (int count : result.settings().connectionCounts()) {
                 IdleCell cell = result.cell(server, count);
-                ys.add(cell == null ? Double.NaN : mib(rss ? cell.rssBytes() : cell.liveHeapBytes()));
+                ys.add(cell == null ? Double.NaN : mib(rss ? cell.rssBytes() - base : cell.liveHeapBytes()));
             }
             series.add(new SvgLineChart.Series(server.cliName(), ServerColors.of(server), ys));
         }
-        return SvgLineChart.render(rss ? "RSS of the server process (MiB)" : "Live heap after a full GC (MiB)",
-                "idle connections", "MiB", xs, series) + "\n";
+        return SvgLineChart.render(rss ? "RSS growth over the baseline (MiB)"
+                        : "Live heap after a full GC (MiB)", "idle connections", "MiB", xs, series) + "\n";
     }
 
     private static double mib(long bytes) {

@@ -65,7 +65,7 @@ public final class SvgLineChart {
                     continue;
                 }
                 double px = LEFT + xs.get(i) / xMax * PLOT_WIDTH;
-                double py = TOP + PLOT_HEIGHT - value / yMax * PLOT_HEIGHT;
+                double py = TOP + PLOT_HEIGHT - Math.max(0, value) / yMax * PLOT_HEIGHT; // below 0: on the axis
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
                 dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>"
                         + "%s, %s: %s</title></circle>%n", px, py, s.color(), Html.escape(s.name()),
