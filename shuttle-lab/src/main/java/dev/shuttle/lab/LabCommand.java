@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /** {@code shuttle lab}: the experiments. */
 @Command(name = "lab", mixinStandardHelpOptions = true, description = "Run an experiment.",
-        subcommands = {LabReuseCommand.class, LabPoolCommand.class})
+        subcommands = {LabReuseCommand.class, LabPoolCommand.class, LabIdleCommand.class, LabBusyCommand.class})
 final class LabCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -84,6 +84,27 @@ class ShuttleCommandTest {
     }
 
     @Test
+    void labIdleSaysInOneLineThatShuttlesHttp2ServerIsPending() {
+        assertThat(run("lab", "idle", "--servers", "shuttle,shuttle-noparking", "--protocol", "h2c", "--no-progress"))
+                .isEqualTo(2);
+        assertThat(stderr()).contains("shuttle: Shuttle's HTTP/2 server is not built yet")
+                .contains("shuttle-noparking: Shuttle's HTTP/2 server is not built yet");
+        assertThat(run("lab", "busy", "--servers", "shuttle", "--protocol", "h2", "--no-progress")).isEqualTo(2);
+    }
+
+    @Test
+    void labIdleAndBusyRejectUnknownNames() {
+        assertThat(run("lab", "idle", "--servers", "nginx", "--no-progress")).isNotZero();
+        assertThat(stderr()).contains("unknown server 'nginx'").contains("undertow");
+        assertThat(run("lab", "idle", "--protocol", "h3", "--no-progress")).isNotZero();
+        assertThat(stderr()).contains("unknown protocol 'h3'");
+        assertThat(run("lab", "busy", "--scenario", "lukewarm", "--no-progress")).isNotZero();
+        assertThat(stderr()).contains("unknown scenario 'lukewarm'");
+        assertThat(run("lab", "idle", "--connections", "50000", "--no-progress")).isNotZero();
+        assertThat(stderr()).contains("connections must be in 1..19000");
+    }
+
+    @Test
     void probeRejectsBadUrls() {
         assertThat(run("probe", "gopher://x/")).isEqualTo(2);
         assertThat(stderr()).contains("only http:// and https://");

@@ -6,7 +6,9 @@ package dev.shuttle.lab.reference;
  */
 public enum GoRelease {
     GO_1_26("Go 1.26", "shuttle-none"),
-    GO_1_27("Go 1.27", "shuttle-bounded");
+    GO_1_27("Go 1.27", "shuttle-bounded"),
+    /** Seed 001's HTTP/2 server parking: a server-side change, so no client column matches it. */
+    GO_1_28("Go 1.28", null);
 
     private final String label;
     private final String matchingClient;
@@ -20,7 +22,7 @@ public enum GoRelease {
         return label;
     }
 
-    /** The command-line name of the Shuttle client that behaves like this release. */
+    /** The command-line name of the Shuttle client that behaves like this release, or null when none does. */
     public String matchingClient() {
         return matchingClient;
     }

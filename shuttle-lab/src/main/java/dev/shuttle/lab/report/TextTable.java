@@ -23,6 +23,14 @@ public final class TextTable {
         return this;
     }
 
+    public List<String> header() {
+        return header;
+    }
+
+    public List<List<String>> rows() {
+        return List.copyOf(rows);
+    }
+
     public String render() {
         int[] widths = new int[header.size()];
         for (int i = 0; i < widths.length; i++) {

@@ -31,6 +31,14 @@ class PublishedFiguresTest {
         assertThat(PublishedFigures.cell("cl-2k", GoRelease.GO_1_27)).isEqualTo("1-4; 1-3");
     }
 
+    @Test
+    void seed001sIdleAndBusyFiguresAreThere() {
+        assertThat(PublishedFigures.cell("idle-rss-per-connection", GoRelease.GO_1_28)).isEqualTo("22.5 KiB");
+        assertThat(PublishedFigures.cell("idle-threads-at-10000", GoRelease.GO_1_27)).isEqualTo("20,004 goroutines");
+        assertThat(PublishedFigures.cell("hot-rate", GoRelease.GO_1_28)).contains("39.6k");
+        assertThat(PublishedFigures.idle()).allMatch(f -> f.seed().equals(PublishedFigures.SEED_001));
+    }
+
     /**
      * Each sentence is quoted from its seed, when the seeds are at hand: they live in shared/, beside the repository
      * (tests run in the module directory), not in it.
@@ -51,6 +59,8 @@ class PublishedFiguresTest {
     private static java.util.List<PublishedFigure> concat() {
         java.util.List<PublishedFigure> all = new java.util.ArrayList<>(PublishedFigures.reuse());
         all.addAll(PublishedFigures.pool());
+        all.addAll(PublishedFigures.idle());
+        all.addAll(PublishedFigures.busy());
         return all;
     }
 }

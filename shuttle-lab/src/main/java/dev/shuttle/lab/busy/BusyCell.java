@@ -1,0 +1,64 @@
+package dev.shuttle.lab.busy;
+
+import dev.shuttle.lab.idle.SampleMath;
+import dev.shuttle.lab.servers.ServerKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/** One server under one scenario: each figure is the median of the rounds' figures; errors are summed. */
+public record BusyCell(ServerKind server, BusyScenario scenario, List<BusyMeasurement> rounds) {
+    public BusyCell {
+        rounds = List.copyOf(rounds);
+    }
+
+    public double requestsPerSecond() {
+        return median(m -> m.load().requestsPerSecond());
+    }
+
+    public double p50Micros() {
+        return median(m -> m.load().p50Micros());
+    }
+
+    public double p99Micros() {
+        return median(m -> m.load().p99Micros());
+    }
+
+    public double p999Micros() {
+        return median(m -> m.load().p999Micros());
+    }
+
+    public double cpuCores() {
+        return median(BusyMeasurement::cpuCores);
+    }
+
+    public double cpuMicrosPerRequest() {
+        return median(BusyMeasurement::cpuMicrosPerRequest);
+    }
+
+    public double rssBytes() {
+        return median(m -> m.rssBytes());
+    }
+
+    public long errors() {
+        return rounds.stream().mapToLong(m -> m.load().errors()).sum();
+    }
+
+    public int connections() {
+        return rounds.getFirst().load().connections();
+    }
+
+    public String generator() {
+        return rounds.getFirst().load().generator();
+    }
+
+    public String firstError() {
+        return rounds.stream().map(m -> m.load().firstError()).filter(e -> e != null).findFirst().orElse(null);
+    }
+
+    private double median(ToDoubleFunction<BusyMeasurement> figure) {
+        List<Double> values = new ArrayList<>();
+        rounds.forEach(m -> values.add(figure.applyAsDouble(m)));
+        return SampleMath.medianOfDoubles(values);
+    }
+}

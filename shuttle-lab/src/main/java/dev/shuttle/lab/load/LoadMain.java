@@ -1,0 +1,69 @@
+package dev.shuttle.lab.load;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.shuttle.lab.servers.Protocol;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * The main class of the lab's client JVM, kept apart from the server under test so that each process holds only
+ * its own half of every connection (and its own 20 000 open files):
+ * <pre>
+ * LoadMain hold        PROTOCOL PORT                                   (commands on stdin, see IdleHolder)
+ * LoadMain mostly-idle PROTOCOL PORT CONNECTIONS INTERVAL_MS WARMUP_MS DURATION_MS
+ * LoadMain hot         PROTOCOL PORT CONNECTIONS STREAMS     WARMUP_MS DURATION_MS
+ * </pre>
+ * The load modes print {@code CONNECTED n failed f}, then {@code MEASURING} and {@code MEASURED} at the window's
+ * edges, then {@code RESULT {json}} (a {@link LoadResult}); {@code ERROR message} on failure.
+ */
+public final class LoadMain {
+    private LoadMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = System.out;
+        try {
+            Protocol protocol = Protocol.parse(args[1]);
+            InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[2]));
+            switch (args[0]) {
+                case "hold" -> new IdleHolder(protocol, address, out).run();
+                case "mostly-idle", "hot" -> busy(args, protocol, address, out);
+                default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+            }
+        } catch (Exception e) {
+            out.println("ERROR " + e.toString().replace('\n', ' '));
+            out.flush();
+            e.printStackTrace();
+            System.exit(2);
+        }
+        System.exit(0);
+    }
+
+    private static void busy(String[] args, Protocol protocol, InetSocketAddress address, PrintStream out)
+            throws Exception {
+        int connections = Integer.parseInt(args[3]);
+        long shape = Long.parseLong(args[4]);
+        Duration warmup = Duration.ofMillis(Long.parseLong(args[5]));
+        Duration duration = Duration.ofMillis(Long.parseLong(args[6]));
+        Dialer.Dialed dialed = Dialer.openAll(protocol, address, connections);
+        out.println("CONNECTED " + dialed.connections().size() + " failed " + dialed.failed());
+        out.flush();
+        if (dialed.connections().isEmpty()) {
+            throw new java.io.IOException("no connection could be opened: " + dialed.firstError());
+        }
+        LoadResult result = args[0].equals("hot")
+                ? BusyLoad.hot(dialed.connections(), (int) shape, warmup, duration, out)
+                : BusyLoad.mostlyIdle(dialed.connections(), Duration.ofMillis(shape), warmup, duration, out);
+        if (result.firstError() == null && dialed.firstError() != null) {
+            result = new LoadResult(result.connections(), result.requests(), result.errors() + dialed.failed(),
+                    result.windowMillis(), result.p50Micros(), result.p99Micros(), result.p999Micros(),
+                    result.maxMicros(), "dial: " + dialed.firstError(), result.generator());
+        }
+        out.println("RESULT " + new ObjectMapper().writeValueAsString(result));
+        out.flush();
+        for (LabConnection connection : dialed.connections()) {
+            connection.close();
+        }
+    }
+}

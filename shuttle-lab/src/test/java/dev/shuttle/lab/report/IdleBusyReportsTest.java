@@ -1,0 +1,122 @@
+package dev.shuttle.lab.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.shuttle.lab.busy.BusyCell;
+import dev.shuttle.lab.busy.BusyMeasurement;
+import dev.shuttle.lab.busy.BusyResult;
+import dev.shuttle.lab.busy.BusyScenario;
+import dev.shuttle.lab.busy.BusySettings;
+import dev.shuttle.lab.idle.IdleCell;
+import dev.shuttle.lab.idle.IdleResult;
+import dev.shuttle.lab.idle.IdleRound;
+import dev.shuttle.lab.idle.IdleSample;
+import dev.shuttle.lab.idle.IdleSettings;
+import dev.shuttle.lab.load.LoadResult;
+import dev.shuttle.lab.servers.Protocol;
+import dev.shuttle.lab.servers.ServerKind;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+
+class IdleBusyReportsTest {
+    private static final List<ServerKind> PEERS = List.of(ServerKind.JETTY, ServerKind.UNDERTOW);
+
+    static IdleResult idle() {
+        IdleSettings settings = IdleSettings.defaults(List.of(ServerKind.SHUTTLE, ServerKind.JETTY,
+                ServerKind.UNDERTOW), List.of(1000, 5000), Protocol.H2C, 2);
+        List<IdleCell> cells = new ArrayList<>();
+        for (ServerKind server : PEERS) {
+            for (int count : settings.connectionCounts()) {
+                List<IdleRound> rounds = new ArrayList<>();
+                for (int r = 1; r <= 2; r++) {
+                    IdleSample base = new IdleSample(1100L << 20, 8L << 20, 30, 0);
+                    IdleSample loaded = new IdleSample((1100L << 20) + count * 8192L, (8L << 20) + count * 3000L,
+                            31, 0);
+                    rounds.add(IdleRound.of(server, count, r, List.of(base), List.of(loaded), count + 1, 0, null));
+                }
+                cells.add(new IdleCell(server, count, rounds));
+            }
+        }
+        Map<ServerKind, String> skipped = new LinkedHashMap<>();
+        skipped.put(ServerKind.SHUTTLE, "Shuttle's HTTP/2 server is not built yet (h2c needs it; http1 works)");
+        Map<ServerKind, String> versions = new LinkedHashMap<>();
+        PEERS.forEach(k -> versions.put(k, "1.0"));
+        return new IdleResult(settings, RunEnvironment.capture(), PEERS, skipped, versions, cells, 42_000_000_000L);
+    }
+
+    static BusyResult busy() {
+        BusySettings settings = new BusySettings(PEERS, List.of(BusyScenario.values()), Protocol.H2C, 1, null, null,
+                "auto");
+        List<BusyCell> cells = new ArrayList<>();
+        for (BusyScenario scenario : BusyScenario.values()) {
+            for (ServerKind server : PEERS) {
+                LoadResult load = new LoadResult(32, 400_000, 0, 20_000, 250, 2_000, 4_000, 9_000, null, "lab");
+                cells.add(new BusyCell(server, scenario, List.of(new BusyMeasurement(server, scenario, 1, load,
+                        30_000_000_000L, 20_000_000_000L, 1200L << 20))));
+            }
+        }
+        return new BusyResult(settings, RunEnvironment.capture(), PEERS, Map.of(), Map.of(), cells, List.of(),
+                1_000_000_000L);
+    }
+
+    @Test
+    void idleTextShowsPerConnectionCostsGoFiguresAndThePendingServer() {
+        String text = IdleReport.text(idle());
+        assertThat(text).contains("Per idle connection at 5 000 connections")
+                .contains("8.0 KiB") // RSS per connection
+                .contains("2.9 KiB") // 3000 B of heap per connection
+                .contains("Go 1.27.3 †").contains("34 KiB").contains("22.5 KiB").contains("10,004 goroutines")
+                .contains("not measured: shuttle over h2c: Shuttle's HTTP/2 server is not built yet")
+                .contains("-XX:+UseSerialGC -Xms1g -Xmx1g").contains("max concurrent streams 100");
+    }
+
+    @Test
+    void idleHtmlIsWellFormedOfflineAndHasBothCharts() throws Exception {
+        String html = IdleReport.html(idle());
+        assertThat(html).doesNotContainIgnoringCase("<script").doesNotContain("src=").doesNotContain("href=");
+        Document doc = parse(html);
+        assertThat(doc.getElementsByTagName("svg").getLength()).isEqualTo(2);
+        // one line per server and chart, one dot per point (baseline + 2 counts)
+        assertThat(doc.getElementsByTagName("polyline").getLength()).isEqualTo(2 * PEERS.size());
+        assertThat(doc.getElementsByTagName("circle").getLength()).isEqualTo(2 * PEERS.size() * 3);
+        assertThat(html).contains("published figures and their sources".substring(1));
+    }
+
+    @Test
+    void idleJsonHoldsCellsRoundsAndSources() {
+        JsonNode root = IdleReport.json(idle());
+        assertThat(root.get("cells")).hasSize(4);
+        JsonNode cell = root.get("cells").get(0);
+        assertThat(cell.get("perConnection").get("liveHeapBytes").asDouble()).isEqualTo(3000.0);
+        assertThat(cell.get("roundDetails")).hasSize(2);
+        assertThat(root.get("notMeasured").get("shuttle").asText()).contains("not built yet");
+        assertThat(root.get("published")).isNotEmpty();
+    }
+
+    @Test
+    void busyReportsShowBothScenariosWithCpuAndPublishedFigures() throws Exception {
+        BusyResult result = busy();
+        String text = BusyReport.text(result);
+        assertThat(text).contains("mostly-idle: 5000 connections").contains("hot: 32 connections × 4")
+                .contains("20 000") // requests/s
+                .contains("150.0%") // 30 s of CPU in a 20 s window
+                .contains("39.6k requests/s on, 35.6k off");
+        Document doc = parse(BusyReport.html(result));
+        assertThat(doc.getElementsByTagName("svg").getLength()).isEqualTo(2);
+        assertThat(BusyReport.json(result).get("cells")).hasSize(4);
+    }
+
+    private static Document parse(String html) throws Exception {
+        String xml = html.substring(html.indexOf("<html"));
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+}
