@@ -1,12 +1,13 @@
 package dev.shuttle.client;
 
+import dev.shuttle.client.connect.RealDialer;
 import dev.shuttle.client.drain.Drainer;
-import dev.shuttle.client.http1.Http1Dialer;
-import dev.shuttle.client.internal.BufferPool;
 import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.ClientWatcher;
 import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.pool.ConnectionPool;
+import dev.shuttle.transport.BufferPool;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,9 +18,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ClientCore {
     private static final System.Logger LOG = System.getLogger(HttpClient.class.getName());
-    /** 16 KiB reads: a TLS record's size later, and enough for most heads and small bodies in one read. */
-    private static final int READ_BUFFER_BYTES = 16 * 1024;
-    /** Free read buffers kept for reuse; more active exchanges than this allocate and drop their own. */
+    /**
+     * Free buffers kept for reuse (17 KiB each: read buffers, request write buffers, TLS records); more active
+     * exchanges than this allocate and drop their own.
+     */
     private static final int POOLED_BUFFERS = 64;
 
     final ClientSettings settings;
@@ -29,11 +31,11 @@ final class ClientCore {
     final Drainer drainer;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    final BufferPool buffers = new BufferPool(POOLED_BUFFERS);
+
     ClientCore(ClientSettings settings) {
         this.settings = settings;
-        BufferPool buffers = new BufferPool(READ_BUFFER_BYTES, POOLED_BUFFERS);
-        Http1Dialer dialer = new Http1Dialer(settings.connectTimeout(), buffers, settings.limits(),
-                settings.nanoClock());
+        RealDialer dialer = new RealDialer(settings, buffers, ClientWatcher.shared());
         this.pool = new ConnectionPool(settings.pool(), settings.drainPolicy(), dialer, settings.nanoClock(),
                 scheduler, stats);
         this.drainer = new Drainer(settings.drainPolicy(), settings.nanoClock());

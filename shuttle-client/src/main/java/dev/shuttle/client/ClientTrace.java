@@ -1,5 +1,6 @@
 package dev.shuttle.client;
 
+import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,6 +16,7 @@ import java.util.List;
  * getConn
  *   [dnsStart → dnsDone]                a dial was started for this request
  *   [connectStart → connectDone]...     one per address tried
+ *   [tlsHandshakeStart → tlsHandshakeDone] https, on the connection that connected
  * gotConn
  * wroteHeaders → wroteRequest
  * gotFirstResponseByte
@@ -25,7 +27,7 @@ import java.util.List;
  * {@code getConn}.
  *
  * <p>Rules: methods must be fast and must not throw (an exception is logged and ignored). They may run on threads
- * other than the caller's: {@code connectStart/connectDone} run on the dialing thread, and a request may get a
+ * other than the caller's: {@code connectStart/connectDone} and the TLS handshake events run on the dialing thread, and a request may get a
  * connection freed by another request before its own dial finishes ({@code connectDone} then comes after
  * {@code gotConn}, and the dialed connection goes to the pool). {@code bodyClosed} for a background drain runs on
  * the drain's thread when the drain ends, after {@code close()} returned.
@@ -52,6 +54,17 @@ public interface ClientTrace {
 
     /** The TCP connect ended; {@code error} is null on success. */
     default void connectDone(Origin origin, InetSocketAddress address, IOException error) {
+    }
+
+    /** A TLS handshake with {@code origin} begins (https, on a new connection). */
+    default void tlsHandshakeStart(Origin origin) {
+    }
+
+    /**
+     * The TLS handshake ended: {@code tls} says what it settled (protocol, cipher suite, ALPN, resumed, time), or
+     * {@code error} why it failed (then {@code tls} is null).
+     */
+    default void tlsHandshakeDone(Origin origin, TlsInfo tls, IOException error) {
     }
 
     /** The request has its connection. */

@@ -1,5 +1,7 @@
 package dev.shuttle.client;
 
+import dev.shuttle.transport.tls.TlsInfo;
+import dev.shuttle.wire.HttpVersion;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
@@ -15,7 +17,10 @@ import java.time.Duration;
  *                      request or from a background drain)
  * @param idleTime      how long it sat idle, when {@code wasIdle}; ZERO otherwise
  * @param afterDrain    handed over straight from a background drain (hand-off rule)
+ * @param protocol      what the connection speaks: {@link HttpVersion#HTTP_1_1} or {@link HttpVersion#HTTP_2}
+ * @param tls           the TLS session's details for an {@code https} connection, null for plaintext
  */
 public record ConnectionInfo(long id, Origin origin, InetSocketAddress localAddress, InetSocketAddress remoteAddress,
-                             boolean reused, boolean wasIdle, Duration idleTime, boolean afterDrain) {
+                             boolean reused, boolean wasIdle, Duration idleTime, boolean afterDrain,
+                             HttpVersion protocol, TlsInfo tls) {
 }

@@ -2,7 +2,6 @@ package dev.shuttle.client;
 
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Leaks;
-import dev.shuttle.wire.http1.Http1Limits;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.ref.Cleaner;
@@ -10,9 +9,10 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
+import javax.net.ssl.SSLContext;
 
 /**
- * An HTTP/1.1 client with a connection pool. Build one, share it everywhere, close it at shutdown: it is thread-safe
+ * An HTTP/1.1 client, plaintext and TLS, with a connection pool. Build one, share it everywhere, close it at shutdown: it is thread-safe
  * and meant to be long-lived (a client per call pays a new connection per call).
  *
  * <pre>{@code
@@ -99,9 +99,12 @@ public final class HttpClient implements AutoCloseable {
         private DrainPolicy drainPolicy = DrainPolicy.defaults();
         private boolean keepAlive = true;
         private ClientTrace trace = ClientTrace.NONE;
-        private Http1Limits limits = Http1Limits.clientDefaults();
+        private ResponseLimits limits = ResponseLimits.defaults();
         private String userAgent = "shuttle/0.1";
         private LongSupplier nanoClock = System::nanoTime;
+        private SSLContext sslContext;
+        private boolean hostnameVerification = true;
+        private Duration tlsHandshakeTimeout = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -169,9 +172,37 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
-        /** Response parsing limits. Default {@link Http1Limits#clientDefaults()}. */
-        public Builder limits(Http1Limits limits) {
+        /** Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}. */
+        public Builder responseLimits(ResponseLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * The TLS context for {@code https} (trust anchors, client certificates, session cache). Default the JDK's
+         * {@code SSLContext.getDefault()}: the JDK's trust store. Sessions resume through this context's cache, so
+         * share one context between clients that talk to the same servers.
+         */
+        public Builder sslContext(SSLContext sslContext) {
+            this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+            return this;
+        }
+
+        /**
+         * Default true: the server's certificate must name the host of the URL (RFC 2818/6125 rules). False accepts
+         * a certificate for any name (it must still chain to a trusted anchor): for tests only.
+         */
+        public Builder hostnameVerification(boolean verify) {
+            this.hostnameVerification = verify;
+            return this;
+        }
+
+        /**
+         * Default 10 s, as Go's {@code TLSHandshakeTimeout}: a handshake is two round trips; longer means the server
+         * is stuck, and a new connection is not worth waiting for. Null means none (the call timeout still applies).
+         */
+        public Builder tlsHandshakeTimeout(Duration timeout) {
+            this.tlsHandshakeTimeout = checkTimeout(timeout);
             return this;
         }
 
@@ -182,17 +213,18 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
-         * The monotonic clock (nanoseconds) the pool reads for idle times and learned costs. Default
-         * {@link System#nanoTime()}; tests pass a fake one.
+         * The monotonic clock (nanoseconds) of every deadline, idle time and learned cost: tests pass a fake one.
+         * Not API: package-private, so the clock can never be one a caller set by mistake.
          */
-        public Builder nanoClock(LongSupplier nanoClock) {
+        Builder nanoClock(LongSupplier nanoClock) {
             this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
             return this;
         }
 
         public HttpClient build() {
             return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, callTimeout,
-                    pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock));
+                    tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock,
+                    sslContext, hostnameVerification));
         }
 
         private static Duration checkTimeout(Duration timeout) {

@@ -11,6 +11,8 @@ public final class HttpTimeoutException extends SocketTimeoutException {
     public enum Kind {
         /** {@link HttpClient.Builder#connectTimeout}: the TCP connection was not established in time. */
         CONNECT,
+        /** {@link HttpClient.Builder#tlsHandshakeTimeout}: the TLS handshake did not finish in time. */
+        TLS_HANDSHAKE,
         /** {@link HttpClient.Builder#responseHeaderTimeout}: the response head did not arrive in time. */
         RESPONSE_HEADERS,
         /** {@link HttpClient.Builder#readTimeout}: no byte arrived for that long while reading. */

@@ -8,7 +8,7 @@ import java.util.Objects;
  * Where a connection goes: scheme, host and port, as RFC 6454 defines an origin. The pool keeps connections per
  * origin; stats and traces name it.
  *
- * @param scheme lower-case {@code http} (the only scheme supported so far)
+ * @param scheme lower-case {@code http} or {@code https}
  * @param host   lower-case host name or address literal, IPv6 without brackets
  * @param port   the port, the scheme's default filled in
  */
@@ -29,24 +29,33 @@ public record Origin(String scheme, String host, int port) {
         }
     }
 
-    /** The origin of an absolute {@code http} URI. */
+    /** The origin of an absolute {@code http} or {@code https} URI. */
     public static Origin of(URI uri) {
         String scheme = uri.getScheme();
         if (scheme == null || uri.getHost() == null) {
             throw new IllegalArgumentException("not an absolute URI with a host: " + uri);
         }
         scheme = scheme.toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http")) {
-            throw new IllegalArgumentException("unsupported scheme " + scheme + " (only http so far): " + uri);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("unsupported scheme " + scheme + " (http and https only): " + uri);
         }
-        int port = uri.getPort() == -1 ? 80 : uri.getPort();
+        int port = uri.getPort() == -1 ? defaultPort(scheme) : uri.getPort();
         return new Origin(scheme, uri.getHost(), port);
+    }
+
+    private static int defaultPort(String scheme) {
+        return scheme.equals("https") ? 443 : 80;
+    }
+
+    /** Whether connections to this origin use TLS. */
+    public boolean isSecure() {
+        return scheme.equals("https");
     }
 
     /** The Host header value: the port only when it is not the scheme's default, IPv6 literals in brackets. */
     public String authority() {
         String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-        return port == 80 ? h : h + ":" + port;
+        return port == defaultPort(scheme) ? h : h + ":" + port;
     }
 
     @Override

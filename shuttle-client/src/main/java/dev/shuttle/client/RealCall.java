@@ -1,15 +1,15 @@
 package dev.shuttle.client;
 
-import dev.shuttle.client.http1.Http1Connection;
-import dev.shuttle.client.http1.Http1Exchange;
-import dev.shuttle.client.http1.ResponseBody;
-import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.exchange.ExchangeCodec;
+import dev.shuttle.client.exchange.ExchangeContext;
+import dev.shuttle.client.exchange.ProtocolConnection;
+import dev.shuttle.client.exchange.ResponseBody;
+import dev.shuttle.client.exchange.ResponseStart;
 import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.Traces;
 import dev.shuttle.client.pool.Lease;
-import dev.shuttle.client.pool.PooledConnection;
-import dev.shuttle.wire.http1.ResponseHead;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -31,6 +31,7 @@ final class RealCall {
     private final ClientTrace trace;
     private final long deadline;
     private final CallTimer timer;
+    private final ExchangeContext context;
 
     RealCall(ClientCore core, Request request) {
         this.core = core;
@@ -41,6 +42,7 @@ final class RealCall {
         this.deadline = timeout == null ? Deadline.NONE
                 : Deadline.after(settings.nanoClock().getAsLong(), ClientSettings.nanos(timeout));
         this.timer = timeout == null ? null : new CallTimer(core.scheduler, ClientSettings.nanos(timeout));
+        this.context = new ExchangeContext(settings, trace, core.drainer, core.stats);
     }
 
     Response execute() throws IOException {
@@ -52,17 +54,18 @@ final class RealCall {
         try {
             while (true) {
                 trace.getConn(request.origin());
-                Lease lease = core.pool.acquire(request.origin(), retry, deadline, trace);
-                ConnectionInfo info = connectionInfo(lease);
+                Lease lease = core.pool.acquire(request.origin(), retry, !request.isIdempotent(), deadline, trace);
+                ProtocolConnection connection = (ProtocolConnection) lease.connection();
+                ConnectionInfo info = connectionInfo(lease, connection);
                 trace.gotConn(info);
                 core.stats.attempt(request.origin(), lease.reused());
-                Http1Exchange exchange = new Http1Exchange(lease, request, core.settings, trace);
+                ExchangeCodec exchange = connection.newExchange(lease, request, context);
                 if (timer != null) {
-                    timer.watch(exchange.connection());
+                    timer.watch(exchange);
                 }
                 try {
-                    ResponseHead head = exchange.send();
-                    ResponseBody body = exchange.openBody(head, core.drainer, core.stats, this::settled);
+                    ResponseStart head = exchange.send();
+                    ResponseBody body = exchange.openBody(head, this::settled);
                     return new Response(request, head, body, info);
                 } catch (IOException | RuntimeException e) {
                     IOException failure = describe(exchange, e);
@@ -82,13 +85,12 @@ final class RealCall {
         }
     }
 
-    private ConnectionInfo connectionInfo(Lease lease) {
-        PooledConnection c = lease.connection();
+    private static ConnectionInfo connectionInfo(Lease lease, ProtocolConnection c) {
         return new ConnectionInfo(c.id(), c.origin(), c.localAddress(), c.remoteAddress(), lease.reused(),
-                lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain());
+                lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain(), c.protocol(), c.tls());
     }
 
-    private boolean retryable(Lease lease, Http1Exchange exchange, IOException failure) {
+    private boolean retryable(Lease lease, ExchangeCodec exchange, IOException failure) {
         return lease.reused()
                 && !exchange.responseStarted()
                 && request.isIdempotent()
@@ -100,9 +102,8 @@ final class RealCall {
     }
 
     /** The exception the caller sees: the abort reason (call timeout) when the connection was aborted under us. */
-    private IOException describe(Http1Exchange exchange, Throwable e) {
-        Http1Connection connection = exchange.connection();
-        IOException reason = connection.abortReason();
+    private IOException describe(ExchangeCodec exchange, Throwable e) {
+        IOException reason = exchange.abortReason();
         if (reason instanceof HttpTimeoutException timeout) {
             HttpTimeoutException copy = new HttpTimeoutException(timeout.kind(), timeout.getMessage());
             copy.initCause(e);
@@ -127,9 +128,10 @@ final class RealCall {
     }
 
     /**
-     * Aborts the call's current connection when the whole-call timeout expires, unblocking a write or read in
-     * progress, or a caller that never reads its body. Socket reads also stop at a response-header or read timeout;
-     * this covers everything else.
+     * Aborts the call's current attempt when the whole-call timeout expires, unblocking a write or read in progress,
+     * or a caller that never reads its body. Socket reads also stop at a response-header or read timeout; this covers
+     * everything else. The abort goes through the attempt's lease, so it never touches a connection the call has
+     * already given back.
      */
     private static final class CallTimer {
         private final Scheduler.Task task;
@@ -138,19 +140,19 @@ final class RealCall {
         private boolean done;
         /** Guarded by lock. */
         private boolean expired;
-        /** Guarded by lock: the connection of the current attempt. */
-        private Http1Connection current;
+        /** Guarded by lock: the current attempt. */
+        private ExchangeCodec current;
 
         CallTimer(Scheduler scheduler, long timeoutNanos) {
             this.task = scheduler.schedule(timeoutNanos, this::expire);
         }
 
-        void watch(Http1Connection connection) {
+        void watch(ExchangeCodec exchange) {
             lock.lock();
             try {
-                current = connection;
+                current = exchange;
                 if (expired) {
-                    abort(connection);
+                    abort(exchange);
                 }
             } finally {
                 lock.unlock();
@@ -171,9 +173,9 @@ final class RealCall {
         }
 
         /** Abort only closes a socket: no blocking I/O under the lock. */
-        private static void abort(Http1Connection connection) {
-            if (connection != null) {
-                connection.abort(new HttpTimeoutException(HttpTimeoutException.Kind.CALL, "call timed out"));
+        private static void abort(ExchangeCodec exchange) {
+            if (exchange != null) {
+                exchange.abort(new HttpTimeoutException(HttpTimeoutException.Kind.CALL, "call timed out"));
             }
         }
 

@@ -1,10 +1,10 @@
 package dev.shuttle.client;
 
-import dev.shuttle.client.http1.ResponseBody;
+import dev.shuttle.client.exchange.ResponseBody;
+import dev.shuttle.client.exchange.ResponseStart;
 import dev.shuttle.client.internal.Leaks;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
-import dev.shuttle.wire.http1.ResponseHead;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.ref.Cleaner;
@@ -34,12 +34,12 @@ public final class Response implements AutoCloseable {
     private static final int FIRST_READ_BYTES = 1024;
 
     private final Request request;
-    private final ResponseHead head;
+    private final ResponseStart head;
     private final ResponseBody body;
     private final ConnectionInfo connection;
     private final Cleaner.Cleanable leakGuard;
 
-    Response(Request request, ResponseHead head, ResponseBody body, ConnectionInfo connection) {
+    Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection) {
         this.request = request;
         this.head = head;
         this.body = body;
@@ -58,6 +58,7 @@ public final class Response implements AutoCloseable {
         return head.status();
     }
 
+    /** The reason phrase of an HTTP/1.1 status line (possibly empty); empty for HTTP/2, which has none. */
     public String reason() {
         return head.reason();
     }

@@ -24,7 +24,10 @@ class ApiTest {
 
     @Test
     void requestsRejectWhatTheClientMustControl() {
-        assertThatThrownBy(() -> Request.get("https://example.test/")).hasMessageContaining("unsupported scheme");
+        assertThatThrownBy(() -> Request.get("ftp://example.test/")).hasMessageContaining("unsupported scheme");
+        assertThat(Request.get("https://example.test/").origin().port()).isEqualTo(443);
+        assertThat(Request.get("https://example.test/").origin().authority()).isEqualTo("example.test");
+        assertThat(Request.get("https://example.test:80/").origin().authority()).isEqualTo("example.test:80");
         assertThatThrownBy(() -> Request.get("/relative")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Request.newBuilder("http://a.test/").header("Content-Length", "5"))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -13,6 +13,11 @@ public final class ClientInternals {
         return client.core().pool;
     }
 
+    @SuppressWarnings("exports")
+    public static dev.shuttle.transport.BufferPool buffers(HttpClient client) {
+        return client.core().buffers;
+    }
+
     /**
      * Waits until every exchange and drain has settled, then checks that every checkout was released exactly once
      * (a second release would have thrown; a missing one keeps the counts apart).

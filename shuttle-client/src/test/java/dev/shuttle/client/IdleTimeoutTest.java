@@ -24,7 +24,7 @@ class IdleTimeoutTest {
             }
             assertThat(ClientInternals.pool(client).idleCount()).isEqualTo(1);
             clock.addAndGet(Duration.ofMillis(149).toNanos());
-            assertThat(ClientInternals.pool(client).cleanup(clock.get())).isEqualTo(Duration.ofMillis(1).toNanos());
+            assertThat(ClientInternals.pool(client).maintain(clock.get())).isEqualTo(Duration.ofMillis(1).toNanos());
             assertThat(ClientInternals.pool(client).idleCount()).isEqualTo(1);
             clock.addAndGet(Duration.ofMillis(1).toNanos());
             Await.until("evicted by the scheduled cleanup", () -> ClientInternals.pool(client).idleCount() == 0);

@@ -5,6 +5,7 @@ import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.drain.DrainTarget;
 import dev.shuttle.client.drain.Drainer;
+import dev.shuttle.client.exchange.BodySource;
 import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.pool.Lease;
 import dev.shuttle.wire.Headers;
@@ -34,9 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * connection). {@code close()} never waits for a read in progress on another thread: it sets
  * {@code closeRequested} and lets a virtual thread take the lock once that read returns, aborting the connection if
  * the read is still blocked after the drain time cap. This is the close/read race that deadlocked in Go 1.27
- * (golang/go#81404).
+ * (golang/go#81404). That abort goes through the lease: if the read reached the end and released the connection just
+ * as the wait ran out, the connection is idle or another call's, and the abort must not touch it.
  */
-final class Http1Body implements DrainTarget {
+final class Http1Body implements DrainTarget, BodySource {
     private static final System.Logger LOG = System.getLogger(Http1Body.class.getName());
     /** CAS on {@link #outcomeReported} without an AtomicBoolean per body. */
     private static final VarHandle REPORTED;
@@ -75,6 +77,9 @@ final class Http1Body implements DrainTarget {
     private long bytesRead;
     /** Guarded by ioLock: the failure of a read, rethrown by later reads. */
     private IOException failure;
+    /** Test seam: runs in {@link #available()} before the lock is taken, to stage the body ending meanwhile. */
+    Runnable beforeAvailableLock = () -> {
+    };
     /** Set once, by whichever thread reports the outcome first (through REPORTED). */
     @SuppressWarnings("unused")
     private volatile boolean outcomeReported;
@@ -97,7 +102,8 @@ final class Http1Body implements DrainTarget {
         }
     }
 
-    int read(byte[] b, int off, int len) throws IOException {
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
         checkReadable();
         ioLock.lock();
         try {
@@ -127,7 +133,8 @@ final class Http1Body implements DrainTarget {
     }
 
     /** Reads to the end, throwing the bytes away (blocking, no cap): {@code Response.discard()}. */
-    void skipToEnd() throws IOException {
+    @Override
+    public void skipToEnd() throws IOException {
         checkReadable();
         ioLock.lock();
         try {
@@ -148,13 +155,19 @@ final class Http1Body implements DrainTarget {
         }
     }
 
-    int available() {
-        return state == State.OPEN && ioLock.tryLock() ? availableLocked() : 0;
-    }
-
-    private int availableLocked() {
+    /**
+     * What the buffer shows, without blocking and without waiting for a read in progress. The state is checked under
+     * the lock: a body that ended meanwhile has released its connection, whose source must not be touched (it would
+     * attach a pooled buffer to a connection that is idle or another call's).
+     */
+    @Override
+    public int available() {
+        beforeAvailableLock.run();
+        if (!ioLock.tryLock()) {
+            return 0;
+        }
         try {
-            return stream.available();
+            return state == State.OPEN ? stream.available() : 0;
         } finally {
             ioLock.unlock();
         }
@@ -190,7 +203,8 @@ final class Http1Body implements DrainTarget {
         return reported;
     }
 
-    void close() {
+    @Override
+    public void close() {
         closeCalled = true;
         if (state == State.CLOSED) {
             return;
@@ -216,7 +230,8 @@ final class Http1Body implements DrainTarget {
             Thread.currentThread().interrupt();
         }
         if (!locked) {
-            connection.abort(new IOException("response body closed while another thread was blocked reading it"));
+            // Through the lease: a no-op if the read has just ended and released the connection.
+            lease.abort(new IOException("response body closed while another thread was blocked reading it"));
             ioLock.lock();
         }
         try {
@@ -248,7 +263,8 @@ final class Http1Body implements DrainTarget {
      * The response became unreachable, or was closed (a Cleaner runs its action on close too): if it was never closed
      * and still holds its connection, report it and release that.
      */
-    void leaked(String request) {
+    @Override
+    public void leaked(String request) {
         if (closeCalled || !ioLock.tryLock()) {
             return; // in use: not leaked after all
         }
@@ -269,23 +285,28 @@ final class Http1Body implements DrainTarget {
         }
     }
 
-    boolean isComplete() {
+    @Override
+    public boolean isComplete() {
         return decoder.isComplete();
     }
 
-    Headers trailers() {
+    @Override
+    public Headers trailers() {
         return decoder.trailers();
     }
 
-    long declaredLength() {
+    @Override
+    public long declaredLength() {
         return declaredLength;
     }
 
     /**
-     * For the reading thread, which owns the decoder while the body is OPEN: see {@link ResponseBody#remainingLength()}.
+     * For the reading thread, which owns the decoder while the body is OPEN: see
+     * {@link dev.shuttle.client.exchange.ResponseBody#remainingLength()}.
      * Without the lock: it is a size hint, and a close() racing with it makes the read that follows fail anyway.
      */
-    long remainingLength() {
+    @Override
+    public long remainingLength() {
         return switch (state) {
             case OPEN -> decoder.remainingLength();
             case ENDED -> 0;

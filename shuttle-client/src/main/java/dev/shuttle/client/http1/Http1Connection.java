@@ -1,39 +1,41 @@
 package dev.shuttle.client.http1;
 
 import dev.shuttle.client.Origin;
-import dev.shuttle.client.internal.BufferPool;
-import dev.shuttle.client.pool.PooledConnection;
+import dev.shuttle.client.Request;
+import dev.shuttle.client.exchange.ExchangeCodec;
+import dev.shuttle.client.exchange.ExchangeContext;
+import dev.shuttle.client.exchange.ProtocolConnection;
+import dev.shuttle.client.pool.Lease;
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.ReadinessWatcher;
+import dev.shuttle.transport.Transport;
+import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.Http1HeadParser;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.function.LongSupplier;
 
 /**
- * One HTTP/1.1 connection: a {@link SocketChannel} in blocking mode, read through its socket adaptor (which honours
- * {@code SO_TIMEOUT}), and switched to non-blocking mode only for the health check of an idle connection.
+ * One HTTP/1.1 connection over a {@link Transport} (plaintext or TLS), in blocking mode while in use.
  *
  * <p>Threads: the holder of the connection's lease does all reads and writes; {@link #abort} and {@link #close} may
- * come from any thread (a timeout, a client closing, a body closed while another thread reads) and unblock it.
+ * come from any thread (a timeout, a client closing, a body closed while another thread reads) and unblock it. While
+ * it is watched (idle for a while in the pool) the client's readiness watcher holds its channel, and
+ * {@link #unwatch()} takes it back.
  */
-public final class Http1Connection implements PooledConnection {
-    private static final System.Logger LOG = System.getLogger(Http1Connection.class.getName());
-
+public final class Http1Connection implements ProtocolConnection, ReadinessWatcher.Parkable {
     private final long id;
     private final Origin origin;
-    private final SocketChannel channel;
-    private final Socket socket;
-    private final OutputStream out;
-    private final SocketSource source;
+    private final Transport transport;
+    private final ConnectionSource source;
     private final Http1HeadParser parser;
     /** Read buffers (through {@link #source}) and request write buffers, borrowed while the connection is in use. */
     private final BufferPool buffers;
+    private final ReadinessWatcher watcher;
     /** The Host header value, computed once per connection rather than per request. */
     private final String hostHeader;
     /**
@@ -41,27 +43,23 @@ public final class Http1Connection implements PooledConnection {
      * or body of its own, built by the first such exchange ({@link Http1Exchange}); null until then.
      */
     private Headers plainRequestFields;
-    /** One byte of room for the health check's probe read; owned by the holder of the lease. */
-    private final ByteBuffer probe = ByteBuffer.allocate(1);
-    private final InetSocketAddress localAddress;
-    private final InetSocketAddress remoteAddress;
+    /** Guarded by the pool's lock (watch) and then owned by the unwatching thread: the current stay in the watcher. */
+    private ReadinessWatcher.Ticket ticket;
+    /** What to run when the watcher hands the connection back; set with the ticket. */
+    private volatile Runnable onWake;
     /** Why the connection was aborted, if it was; set once, by any thread. */
     private volatile IOException abortReason;
 
-    Http1Connection(long id, Origin origin, SocketChannel channel, BufferPool buffers, Http1Limits limits,
-                    LongSupplier clock) throws IOException {
+    public Http1Connection(long id, Origin origin, Transport transport, BufferPool buffers, Http1Limits limits,
+                           ReadinessWatcher watcher, LongSupplier clock) {
         this.id = id;
         this.origin = origin;
-        this.channel = channel;
-        this.socket = channel.socket();
-        InputStream in = socket.getInputStream();
-        this.out = socket.getOutputStream();
-        this.source = new SocketSource(socket, in, buffers, clock);
+        this.transport = transport;
+        this.source = new ConnectionSource(transport, buffers, clock);
         this.parser = new Http1HeadParser(limits);
         this.buffers = buffers;
+        this.watcher = watcher;
         this.hostHeader = origin.authority();
-        this.localAddress = (InetSocketAddress) channel.getLocalAddress();
-        this.remoteAddress = (InetSocketAddress) channel.getRemoteAddress();
     }
 
     @Override
@@ -76,15 +74,30 @@ public final class Http1Connection implements PooledConnection {
 
     @Override
     public InetSocketAddress localAddress() {
-        return localAddress;
+        return transport.localAddress();
     }
 
     @Override
     public InetSocketAddress remoteAddress() {
-        return remoteAddress;
+        return transport.remoteAddress();
     }
 
-    SocketSource source() {
+    @Override
+    public HttpVersion protocol() {
+        return HttpVersion.HTTP_1_1;
+    }
+
+    @Override
+    public TlsInfo tls() {
+        return transport.tls();
+    }
+
+    @Override
+    public ExchangeCodec newExchange(Lease lease, Request request, ExchangeContext context) {
+        return new Http1Exchange(lease, this, request, context);
+    }
+
+    ConnectionSource source() {
         return source;
     }
 
@@ -92,9 +105,8 @@ public final class Http1Connection implements PooledConnection {
         return parser;
     }
 
-    /** The raw socket output; the exchange buffers it per request. */
-    OutputStream output() {
-        return out;
+    Transport transport() {
+        return transport;
     }
 
     /** The client's buffer pool, for the exchange's write buffer. */
@@ -115,21 +127,19 @@ public final class Http1Connection implements PooledConnection {
         return hostHeader;
     }
 
+    /**
+     * Non-blocking check before reuse: one non-blocking read. Nothing (0) is the normal case; the end of the stream
+     * means the server closed while we were idle; application bytes nobody asked for (a late response, garbage)
+     * would corrupt the next exchange. A TLS record without application bytes (a session ticket) is consumed and
+     * counts as nothing.
+     */
     @Override
     public boolean isHealthy() {
-        if (!channel.isOpen() || source.buffered() > 0) {
+        if (!isOpen() || source.buffered() > 0) {
             return false;
         }
         try {
-            channel.configureBlocking(false);
-            try {
-                // 0: nothing arrived, the normal case. -1: the server closed while we were idle. More: stray bytes
-                // (a late response to nothing, garbage) that would corrupt the next exchange.
-                probe.clear();
-                return channel.read(probe) == 0;
-            } finally {
-                channel.configureBlocking(true);
-            }
+            return source.fillNow() == 0;
         } catch (IOException e) {
             return false;
         }
@@ -137,15 +147,58 @@ public final class Http1Connection implements PooledConnection {
 
     @Override
     public boolean isOpen() {
-        return channel.isOpen() && abortReason == null;
+        return transport.isOpen() && abortReason == null;
     }
 
     @Override
     public void onIdle() {
         source.idle();
+        transport.releaseBuffers();
     }
 
+    @Override
+    public boolean watch(Runnable onWake) {
+        try {
+            SocketChannel channel = transport.channel();
+            channel.configureBlocking(false);
+            this.onWake = onWake;
+            ticket = watcher.park(this, Long.MAX_VALUE);
+            if (ticket == null) {
+                channel.configureBlocking(true);
+                return false;
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean unwatch() {
+        ReadinessWatcher.Ticket current = ticket;
+        ticket = null;
+        return current == null || watcher.unpark(current);
+    }
+
+    // ---- ReadinessWatcher.Parkable, watcher thread ----
+
+    @Override
+    public SocketChannel channel() {
+        return transport.channel();
+    }
+
+    @Override
+    public void onWake(ReadinessWatcher.Wake reason) {
+        Runnable action = onWake;
+        if (action != null) {
+            Thread.ofVirtual().name("shuttle-idle-check").start(action);
+        }
+    }
+
+    // ---- any thread ----
+
     /** Closes the connection from any thread, recording why, so a thread blocked on it can report the real cause. */
+    @Override
     public void abort(IOException reason) {
         if (abortReason == null) {
             abortReason = reason;
@@ -160,15 +213,12 @@ public final class Http1Connection implements PooledConnection {
 
     @Override
     public void close() {
-        try {
-            channel.close();
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "closing connection " + id + " failed", e);
-        }
+        transport.close();
     }
 
     @Override
     public String toString() {
-        return "Http1Connection[" + id + " " + localAddress + " -> " + origin + "]";
+        return "Http1Connection[" + id + " " + localAddress() + " -> " + origin
+                + (transport.tls() == null ? "" : " TLS") + "]";
     }
 }

@@ -4,10 +4,12 @@ import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Request;
-import dev.shuttle.client.drain.Drainer;
+import dev.shuttle.client.exchange.ExchangeCodec;
+import dev.shuttle.client.exchange.ExchangeContext;
+import dev.shuttle.client.exchange.ResponseBody;
+import dev.shuttle.client.exchange.ResponseStart;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
-import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.pool.Lease;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
@@ -19,18 +21,17 @@ import dev.shuttle.wire.http1.Http1HeadWriter;
 import dev.shuttle.wire.http1.RequestHead;
 import dev.shuttle.wire.http1.ResponseHead;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * One request and the head of its response on a leased connection: writes the request, reads the response head
- * (skipping interim 1xx heads), then hands the connection to the response body. Runs on the calling thread.
+ * One request and the head of its response on a leased HTTP/1.1 connection: writes the request, reads the response
+ * head (skipping interim 1xx heads), then hands the connection to the response body. Runs on the calling thread.
  *
  * <p>Owns the lease until {@link #openBody} passes it to the body, or {@link #fail} releases it.
  */
-public final class Http1Exchange {
+final class Http1Exchange implements ExchangeCodec {
     /** Methods whose requests carry a body by definition: an empty one is sent as Content-Length: 0, as Go does. */
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
 
@@ -38,34 +39,36 @@ public final class Http1Exchange {
     private final Http1Connection connection;
     private final Request request;
     private final ClientSettings settings;
+    private final ExchangeContext context;
     private final ClientTrace trace;
     private final LongSupplier clock;
     /** Owned by the calling thread. */
     private boolean responseStarted;
+    /** The final head, once read; owned by the calling thread. */
+    private ResponseHead head;
 
-    public Http1Exchange(Lease lease, Request request, ClientSettings settings, ClientTrace trace) {
+    Http1Exchange(Lease lease, Http1Connection connection, Request request, ExchangeContext context) {
         this.lease = lease;
-        this.connection = (Http1Connection) lease.connection();
+        this.connection = connection;
         this.request = request;
-        this.settings = settings;
-        this.trace = trace;
+        this.settings = context.settings();
+        this.context = context;
+        this.trace = context.trace();
         this.clock = settings.nanoClock();
     }
 
-    public Http1Connection connection() {
-        return connection;
-    }
-
-    /** Whether any byte of the response arrived: after that, a failed request is never retried. */
+    @Override
     public boolean responseStarted() {
         return responseStarted;
     }
 
-    /** Writes the request and reads the final response head. */
-    public ResponseHead send() throws IOException {
+    @Override
+    public ResponseStart send() throws IOException {
         long writeStart = clock.getAsLong();
         writeRequest();
-        return readHead(writeStart);
+        ResponseHead head = readHead(writeStart);
+        this.head = head;
+        return new ResponseStart(head.status(), head.reason(), head.version(), head.headers());
     }
 
     private void writeRequest() throws IOException {
@@ -81,10 +84,8 @@ public final class Http1Exchange {
         try {
             if (!hasBody) {
                 // The head is the whole request: one write, straight from its array, no buffer to borrow.
-                OutputStream out = connection.output();
-                out.write(head);
+                connection.transport().write(head, 0, head.length);
                 trace.wroteHeaders();
-                out.flush();
             } else {
                 writeWithBody(head, body, length);
             }
@@ -135,7 +136,7 @@ public final class Http1Exchange {
 
     /** Head and body through a buffer borrowed for the write, so the head and a small body leave together. */
     private void writeWithBody(byte[] head, BodyPublisher body, long length) throws IOException {
-        try (RequestOutputStream out = new RequestOutputStream(connection.output(), connection.buffers())) {
+        try (RequestOutputStream out = new RequestOutputStream(connection.transport(), connection.buffers())) {
             out.write(head);
             trace.wroteHeaders();
             if (length >= 0) {
@@ -152,7 +153,7 @@ public final class Http1Exchange {
     }
 
     private ResponseHead readHead(long writeStart) throws IOException {
-        SocketSource source = connection.source();
+        ConnectionSource source = connection.source();
         source.idleTimeout(ClientSettings.millis(settings.readTimeout()));
         source.clearDeadline();
         Duration headerTimeout = settings.responseHeaderTimeout();
@@ -198,29 +199,33 @@ public final class Http1Exchange {
         }
     }
 
-    /**
-     * Hands the lease to the body of {@code head}. A body that is empty (HEAD, 204, 304, Content-Length: 0) releases
-     * the connection before this returns.
-     *
-     * @param onSettled run once the body's end, failure or close settled the call (cancels the call timeout)
-     */
-    public ResponseBody openBody(ResponseHead head, Drainer drainer, StatsRecorder stats, Runnable onSettled)
-            throws IOException {
+    @Override
+    public ResponseBody openBody(ResponseStart start, Runnable onSettled) throws IOException {
         BodyFraming framing = BodyFraming.ofResponse(request.method(), head);
-        BodyDecoder decoder = framing.newDecoder(settings.limits());
+        BodyDecoder decoder = framing.newDecoder(settings.http1Limits());
         boolean reusable = settings.keepAlive() && head.keepAlive()
                 && !request.headers().containsToken("Connection", "close")
                 && !(framing instanceof BodyFraming.CloseDelimited);
-        Http1Body body = new Http1Body(lease, connection, decoder, reusable, drainer,
-                settings.drainPolicy().maxTime(), trace, stats, onSettled);
+        Http1Body body = new Http1Body(lease, connection, decoder, reusable, context.drainer(),
+                settings.drainPolicy().maxTime(), trace, context.stats(), onSettled);
         return new ResponseBody(body);
     }
 
-    /** The exchange failed before a body took over: the connection is closed and the lease released. */
+    @Override
     public void fail(IOException cause) {
-        connection.abort(cause);
+        lease.abort(cause);
         if (!lease.isReleased()) {
             lease.release(false);
         }
+    }
+
+    @Override
+    public void abort(IOException reason) {
+        lease.abort(reason);
+    }
+
+    @Override
+    public IOException abortReason() {
+        return connection.abortReason();
     }
 }

@@ -1,6 +1,7 @@
 package dev.shuttle.client.http1;
 
-import dev.shuttle.client.internal.BufferPool;
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.Transport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -9,14 +10,14 @@ import java.util.Objects;
 /**
  * Buffers one request's head and body on their way to the socket, in a buffer borrowed from the client's
  * {@link BufferPool} for the time of the write and given back by {@link #close()}: a request with a body costs no
- * buffer allocation, and the head and a small body still leave in one write. Writes after {@code close()} fail, so a
+ * buffer allocation, and the head and a small body still leave in one write (one TLS record). Writes after {@code close()} fail, so a
  * body publisher that keeps the stream cannot write into a buffer that is someone else's by then.
  *
  * <p>Owned by the thread writing the request. {@code close()} does not flush: the exchange flushes once the body is
  * complete, and a failed write must not send a partial request afterwards.
  */
 final class RequestOutputStream extends OutputStream {
-    private final OutputStream socket;
+    private final Transport socket;
     private final BufferPool buffers;
     /** The borrowed buffer; null once given back. */
     private ByteBuffer borrowed;
@@ -26,7 +27,7 @@ final class RequestOutputStream extends OutputStream {
     /** Bytes buffered, from {@code offset}. */
     private int count;
 
-    RequestOutputStream(OutputStream socket, BufferPool buffers) {
+    RequestOutputStream(Transport socket, BufferPool buffers) {
         this.socket = socket;
         this.buffers = buffers;
         this.borrowed = buffers.acquire();
@@ -65,7 +66,6 @@ final class RequestOutputStream extends OutputStream {
     public void flush() throws IOException {
         ensureOpen();
         flushBuffer();
-        socket.flush();
     }
 
     private void flushBuffer() throws IOException {

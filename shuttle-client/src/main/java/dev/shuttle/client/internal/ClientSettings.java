@@ -3,16 +3,39 @@ package dev.shuttle.client.internal;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.ResponseLimits;
 import dev.shuttle.wire.http1.Http1Limits;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.function.LongSupplier;
+import javax.net.ssl.SSLContext;
 
 /**
  * Everything {@code HttpClient.Builder} collected, for the internals. Timeouts are null when not set.
  */
 public record ClientSettings(Duration connectTimeout, Duration responseHeaderTimeout, Duration readTimeout,
-                             Duration callTimeout, PoolConfig pool, DrainPolicy drainPolicy, boolean keepAlive,
-                             ClientTrace trace, Http1Limits limits, String userAgent, LongSupplier nanoClock) {
+                             Duration callTimeout, Duration tlsHandshakeTimeout, PoolConfig pool,
+                             DrainPolicy drainPolicy, boolean keepAlive, ClientTrace trace, ResponseLimits limits,
+                             String userAgent, LongSupplier nanoClock, SSLContext sslContext,
+                             boolean hostnameVerification) {
+
+    /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
+    public Http1Limits http1Limits() {
+        return new Http1Limits(8 * 1024, limits.maxHeaderBytes(), limits.maxHeaderCount(), 4 * 1024,
+                limits.maxTrailerBytes());
+    }
+
+    /** The TLS context: the caller's, or the JDK's default (its trust store), looked up only when https is used. */
+    public SSLContext tlsContext() {
+        if (sslContext != null) {
+            return sslContext;
+        }
+        try {
+            return SSLContext.getDefault();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no default TLS context", e);
+        }
+    }
 
     /** A timeout in milliseconds for socket options: 0 (infinite) when none, at least 1 otherwise. */
     public static int millis(Duration timeout) {

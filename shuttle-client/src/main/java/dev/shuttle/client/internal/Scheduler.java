@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and exists only while tasks are pending, so an idle client holds no thread. Tasks must be quick and must not block
  * (they run one after another on that thread). Thread-safe.
  */
-public final class Scheduler {
+public final class Scheduler implements TaskScheduler {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Guarded by lock; ordered by due time, then submission order. */
@@ -30,7 +30,7 @@ public final class Scheduler {
         this.name = name;
     }
 
-    /** Runs {@code action} once, about {@code delayNanos} from now, unless cancelled first. */
+    @Override
     public Task schedule(long delayNanos, Runnable action) {
         lock.lock();
         try {
@@ -116,7 +116,7 @@ public final class Scheduler {
     }
 
     /** A scheduled action; {@link #cancel()} is idempotent and harmless after the action ran. */
-    public final class Task implements Comparable<Task> {
+    public final class Task implements Comparable<Task>, Scheduled {
         private final long due;
         private final long order;
         private final Runnable action;
@@ -127,6 +127,7 @@ public final class Scheduler {
             this.action = action;
         }
 
+        @Override
         public void cancel() {
             Scheduler.this.cancel(this);
         }

@@ -31,6 +31,10 @@ public final class StatsRecorder {
     private final LongAdder bytesDiscarded = new LongAdder();
     private final Map<DrainOutcome, LongAdder> drains = new EnumMap<>(DrainOutcome.class);
     private final ConcurrentHashMap<Origin, OriginCounters> origins = new ConcurrentHashMap<>();
+    /** Counters of origins the pool has forgotten, folded into the totals. */
+    private final LongAdder retiredOpened = new LongAdder();
+    private final LongAdder retiredClosed = new LongAdder();
+    private final LongAdder retiredReused = new LongAdder();
 
     public StatsRecorder() {
         for (DrainOutcome outcome : DrainOutcome.values()) {
@@ -68,6 +72,25 @@ public final class StatsRecorder {
         origin(origin).closed.increment();
     }
 
+    /**
+     * The pool forgot {@code origin} (nothing open, unused for the idle timeout): its counters leave the per-origin map,
+     * which would otherwise grow with every origin a long-lived client ever talked to, and stay in the totals. Called
+     * under the pool's lock, as every per-origin count is, so none is lost.
+     */
+    public void forgetOrigin(Origin origin) {
+        OriginCounters counters = origins.remove(origin);
+        if (counters != null) {
+            retiredOpened.add(counters.opened.sum());
+            retiredClosed.add(counters.closed.sum());
+            retiredReused.add(counters.reused.sum());
+        }
+    }
+
+    /** Origins with counters of their own right now (for tests). */
+    public int originCount() {
+        return origins.size();
+    }
+
     public void drain(DrainOutcome outcome, long discarded) {
         drains.get(outcome).increment();
         if (discarded > 0) {
@@ -78,9 +101,9 @@ public final class StatsRecorder {
     /** A snapshot, with the pool's gauges and hand-off counts (the pool keeps those itself). */
     public ClientStats snapshot(Map<Origin, Gauges> gauges, long handOffWaits, long handOffDials) {
         Map<Origin, ClientStats.OriginStats> perOrigin = new HashMap<>();
-        long opened = 0;
-        long closed = 0;
-        long reused = 0;
+        long opened = retiredOpened.sum();
+        long closed = retiredClosed.sum();
+        long reused = retiredReused.sum();
         for (Map.Entry<Origin, OriginCounters> entry : origins.entrySet()) {
             OriginCounters c = entry.getValue();
             Gauges g = gauges.getOrDefault(entry.getKey(), Gauges.ZERO);

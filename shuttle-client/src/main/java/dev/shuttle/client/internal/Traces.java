@@ -4,6 +4,7 @@ import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.ConnectionInfo;
 import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.Origin;
+import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -78,6 +79,16 @@ public final class Traces implements ClientTrace {
     @Override
     public void connectDone(Origin origin, InetSocketAddress address, IOException error) {
         each(t -> t.connectDone(origin, address, error));
+    }
+
+    @Override
+    public void tlsHandshakeStart(Origin origin) {
+        each(t -> t.tlsHandshakeStart(origin));
+    }
+
+    @Override
+    public void tlsHandshakeDone(Origin origin, TlsInfo tls, IOException error) {
+        each(t -> t.tlsHandshakeDone(origin, tls, error));
     }
 
     @Override

@@ -6,8 +6,8 @@ import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
 import dev.shuttle.client.internal.Deadline;
-import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.StatsRecorder;
+import dev.shuttle.client.internal.TaskScheduler;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -23,7 +23,12 @@ import java.util.function.LongSupplier;
  * Per-origin pools of HTTP/1.1 connections.
  *
  * <p><b>Checkout</b> ({@link #acquire}): take the most recently idle connection (LIFO: hot connections stay hot, the
- * rest age out), after a non-blocking health check. With none idle, the request becomes a {@link Waiter} and:
+ * rest age out). A connection idle for {@link #WATCH_AFTER_NANOS} or longer waits in the client's readiness watcher,
+ * so a server that closes it is noticed when it happens and it is closed then; taking it back costs a hand-over
+ * from the watcher thread, which such a connection can afford. A connection idle for less is checked with a
+ * non-blocking read only for a request that could not be retried (not idempotent): for the others the retry rule
+ * covers the rare server that closed within that second, and the common case costs no system call. With none idle,
+ * the request becomes a {@link Waiter} and:
  * <ul>
  *   <li>if the policy allows hand-off and a connection of the origin is draining, no other waiter claimed it, and
  *       the drain is expected to end before a dial would ({@link CostModel}), it waits for that drain to end, which
@@ -38,20 +43,28 @@ import java.util.function.LongSupplier;
  *
  * <p><b>Idle sizing</b>: with {@link PoolConfig#ADAPTIVE} an origin keeps as many idle connections as its recent peak
  * concurrency ({@link PeakConcurrency}); beyond that, and beyond {@code maxIdleTotal}, the least recently used
- * idle connections are closed. A cleanup closes connections idle longer than {@code idleTimeout}; it takes
- * {@code now} and returns the delay to its next run, and runs on the shared {@link Scheduler} only while the pool
- * holds idle connections.
+ * idle connections are closed. Maintenance ({@link #maintain}) closes connections idle longer than
+ * {@code idleTimeout}, hands those idle longer than {@link #WATCH_AFTER_NANOS} to the watcher, and forgets origins
+ * with nothing left; it takes {@code now} and returns the delay to its next run, and is scheduled, always under the
+ * lock, only while the pool holds idle connections, and cancelled when the pool closes.
  *
  * <p>Locking: one lock guards every origin's state. No I/O happens under it: health checks, closes and dials run
  * after it is released. Thread-safe.
  */
 public final class ConnectionPool implements AutoCloseable {
+    /**
+     * 1 s: how long a connection sits idle before it is watched. A connection reused within a second (every busy
+     * client's) never pays the hand-over to and from the watcher thread; servers close idle connections after
+     * seconds at the earliest (Node 5 s, Apache httpd 5 s, nginx 75 s), and OkHttp trusts an idle connection for 10 s
+     * without any check.
+     */
+    static final long WATCH_AFTER_NANOS = 1_000_000_000L;
 
     private final PoolConfig config;
     private final DrainPolicy policy;
     private final Dialer dialer;
     private final LongSupplier clock;
-    private final Scheduler scheduler;
+    private final TaskScheduler scheduler;
     private final StatsRecorder stats;
     private final long idleTimeoutNanos;
 
@@ -59,8 +72,8 @@ public final class ConnectionPool implements AutoCloseable {
     /** Guarded by lock. */
     private final Map<Origin, OriginPool> origins = new HashMap<>();
     private final IdleConnections idle;
-    /** Guarded by lock. */
-    private boolean cleanupScheduled;
+    /** Guarded by lock: the next maintenance run, or null when none is scheduled. */
+    private TaskScheduler.Scheduled maintenance;
     /** Guarded by lock. Once true, always true. */
     private boolean closed;
 
@@ -71,7 +84,7 @@ public final class ConnectionPool implements AutoCloseable {
     private final AtomicLong releases = new AtomicLong();
 
     public ConnectionPool(PoolConfig config, DrainPolicy policy, Dialer dialer, LongSupplier clock,
-                          Scheduler scheduler, StatsRecorder stats) {
+                          TaskScheduler scheduler, StatsRecorder stats) {
         this.config = config;
         this.policy = policy;
         this.dialer = dialer;
@@ -85,15 +98,17 @@ public final class ConnectionPool implements AutoCloseable {
     /**
      * Checks out a connection to {@code origin}, blocking until one is available.
      *
-     * @param fresh    a retry: take only a connection that never carried a request
-     * @param deadline absolute deadline on this pool's clock, or Long.MAX_VALUE
+     * @param fresh      a retry: take only a connection that never carried a request
+     * @param checkIdle  check a recently idle connection before use (a request that cannot be retried)
+     * @param deadline   absolute deadline on this pool's clock, or Long.MAX_VALUE
      * @throws HttpTimeoutException   (CALL) when the deadline passes first
      * @throws InterruptedIOException when interrupted while waiting
      * @throws IOException            when the dial made for this request failed, or the pool is closed
      */
-    public Lease acquire(Origin origin, boolean fresh, long deadline, ClientTrace trace) throws IOException {
+    public Lease acquire(Origin origin, boolean fresh, boolean checkIdle, long deadline, ClientTrace trace)
+            throws IOException {
         if (!fresh) {
-            Lease idle = takeIdle(origin);
+            Lease idle = takeIdle(origin, checkIdle);
             if (idle != null) {
                 return idle;
             }
@@ -102,10 +117,11 @@ public final class ConnectionPool implements AutoCloseable {
     }
 
     /** The most recently idle healthy connection, or null. Stale ones found on the way are closed. */
-    private Lease takeIdle(Origin origin) throws IOException {
+    private Lease takeIdle(Origin origin, boolean checkIdle) throws IOException {
         while (true) {
             PoolEntry candidate;
             long idleNanos;
+            boolean watched;
             List<PoolEntry> expired = new ArrayList<>(0);
             lock.lock();
             try {
@@ -115,9 +131,13 @@ public final class ConnectionPool implements AutoCloseable {
                 List<PoolEntry> stale = new ArrayList<>(0);
                 candidate = idle.pollLocked(pool, now, stale);
                 closeAllLocked(stale, PoolEntry.State.IDLE, expired);
-                idleNanos = 0;
-                if (candidate != null) {
+                if (candidate == null) {
+                    idleNanos = 0;
+                    watched = false;
+                } else {
                     candidate.transition(PoolEntry.State.IDLE, PoolEntry.State.LEASED);
+                    watched = candidate.watched;
+                    candidate.watched = false;
                     pool.leased++;
                     pool.peak.observe(pool.busy(), now);
                     idleNanos = now - candidate.idleSince;
@@ -129,7 +149,14 @@ public final class ConnectionPool implements AutoCloseable {
             if (candidate == null) {
                 return null;
             }
-            if (candidate.connection.isHealthy()) {
+            boolean healthy;
+            if (watched) {
+                // Back from the watcher; if it saw something first (the server closed, stray bytes), look.
+                healthy = candidate.connection.unwatch() || candidate.connection.isHealthy();
+            } else {
+                healthy = (!checkIdle && idleNanos < WATCH_AFTER_NANOS) || candidate.connection.isHealthy();
+            }
+            if (healthy) {
                 return newLease(candidate, true, idleNanos, false, false);
             }
             // The server closed it while idle, or sent bytes nobody asked for: drop it and look again.
@@ -144,6 +171,45 @@ public final class ConnectionPool implements AutoCloseable {
             }
             closeAll(dead);
         }
+    }
+
+    /**
+     * The watcher handed an idle connection back by itself: the server closed it, sent something, or (TLS) sent a
+     * record without application bytes. Runs on a thread of its own. If the connection is still idle, check it: keep
+     * it (watched again) when nothing is wrong, else close it now.
+     */
+    private void idleConnectionWoke(PoolEntry entry) {
+        lock.lock();
+        try {
+            if (entry.state != PoolEntry.State.IDLE || !entry.watched || !idle.removeLocked(entry)) {
+                return; // a checkout took it, and checks it itself
+            }
+            entry.transition(PoolEntry.State.IDLE, PoolEntry.State.LEASED);
+            entry.watched = false;
+        } finally {
+            lock.unlock();
+        }
+        boolean healthy = entry.connection.isHealthy();
+        List<PoolEntry> toClose = new ArrayList<>(1);
+        lock.lock();
+        try {
+            if (!healthy || closed) {
+                closeLocked(entry, PoolEntry.State.LEASED, toClose);
+                serveUncoveredLocked(entry.origin);
+            } else if (!offerLocked(entry.origin, entry, false)) {
+                idleLocked(entry.origin, entry, toClose, entry.idleSince);
+                watchLocked(entry);
+            }
+        } finally {
+            lock.unlock();
+        }
+        closeAll(toClose);
+    }
+
+    /** Hands an IDLE entry to the watcher; under the lock, so a checkout sees either a watched entry or none. */
+    private void watchLocked(PoolEntry entry) {
+        assert lock.isHeldByCurrentThread();
+        entry.watched = entry.connection.watch(() -> idleConnectionWoke(entry));
     }
 
     private Lease await(Origin origin, boolean fresh, long deadline, ClientTrace trace) throws IOException {
@@ -289,7 +355,7 @@ public final class ConnectionPool implements AutoCloseable {
             } else if (!waiter.done) {
                 deliverLocked(waiter, entry, false, true);
             } else if (!offerLocked(pool, entry, true)) {
-                idleLocked(pool, entry, toClose);
+                idleLocked(pool, entry, toClose, clock.getAsLong());
             }
         } finally {
             lock.unlock();
@@ -382,6 +448,7 @@ public final class ConnectionPool implements AutoCloseable {
             pool.leased--;
         }
         if (!reusable || closed || !entry.connection.isOpen()) {
+            entry.connection.onIdle(); // its buffers go back before it closes: the releasing thread owns them
             closeLocked(entry, PoolEntry.State.LEASED, toClose);
             serveUncoveredLocked(pool); // also the claimer, whose drain just failed
             return;
@@ -389,23 +456,25 @@ public final class ConnectionPool implements AutoCloseable {
         if (claimer != null && !claimer.done) {
             deliverLocked(claimer, entry, true, false);
         } else if (!offerLocked(pool, entry, false)) {
-            idleLocked(pool, entry, toClose);
+            idleLocked(pool, entry, toClose, now);
         }
     }
 
-    /** Puts a LEASED (uncounted) entry on the idle list, then trims the idle lists to their limits. */
-    private void idleLocked(OriginPool pool, PoolEntry entry, List<PoolEntry> toClose) {
+    /**
+     * Puts a LEASED (uncounted) entry on the idle list as idle since {@code idleSince}, then trims the idle lists to
+     * their limits, and makes sure maintenance will run.
+     */
+    private void idleLocked(OriginPool pool, PoolEntry entry, List<PoolEntry> toClose, long idleSince) {
         assert lock.isHeldByCurrentThread();
         long now = clock.getAsLong();
         entry.transition(PoolEntry.State.LEASED, PoolEntry.State.IDLE);
-        entry.idleSince = now;
+        entry.idleSince = idleSince;
         entry.connection.onIdle();
         List<PoolEntry> evicted = new ArrayList<>(0);
         idle.pushLocked(pool, entry, now, origins.values(), evicted);
         closeAllLocked(evicted, PoolEntry.State.IDLE, toClose);
-        if (!cleanupScheduled) {
-            cleanupScheduled = true;
-            scheduler.schedule(idleTimeoutNanos, this::runCleanup);
+        if (maintenance == null && !closed) {
+            maintenance = scheduler.schedule(Math.min(WATCH_AFTER_NANOS, idleTimeoutNanos), this::runMaintenance);
         }
     }
 
@@ -416,64 +485,83 @@ public final class ConnectionPool implements AutoCloseable {
         }
     }
 
-    /** Marks {@code entry} closed and uncounts it; the caller closes the sockets in {@code toClose} after unlocking. */
+    /**
+     * Marks {@code entry} closed and uncounts it (the close is counted now, under the lock, so an origin's counters are
+     * final when maintenance forgets it); the caller closes the sockets in {@code toClose} after unlocking.
+     */
     private void closeLocked(PoolEntry entry, PoolEntry.State from, List<PoolEntry> toClose) {
         assert lock.isHeldByCurrentThread();
         entry.transition(from, PoolEntry.State.CLOSED);
         entry.origin.total--;
+        stats.connectionClosed(entry.origin.origin);
         toClose.add(entry);
     }
 
-    private void closeAll(List<PoolEntry> entries) {
+    private static void closeAll(List<PoolEntry> entries) {
         for (int i = 0; i < entries.size(); i++) { // indexed: see closeAllLocked
             PoolEntry entry = entries.get(i);
+            if (entry.watched) {
+                entry.watched = false;
+                entry.connection.unwatch(); // a closed channel's key would otherwise stay in the watcher for good
+            }
             entry.connection.close();
-            stats.connectionClosed(entry.origin.origin);
         }
     }
 
-    private void runCleanup() {
-        long delay = cleanup(clock.getAsLong());
-        lock.lock();
-        try {
-            if (delay >= 0 && !closed) {
-                scheduler.schedule(delay, this::runCleanup);
-            } else {
-                cleanupScheduled = false;
-            }
-        } finally {
-            lock.unlock();
-        }
+    /** The scheduled maintenance: runs {@link #maintain} and reschedules it in the same lock hold. */
+    private void runMaintenance() {
+        maintain(clock.getAsLong());
     }
 
     /**
-     * Closes connections idle for {@code idleTimeout} or longer at {@code now} and forgets origins with nothing left.
+     * Closes connections idle for {@code idleTimeout} or longer at {@code now}, hands those idle for
+     * {@link #WATCH_AFTER_NANOS} to the watcher, forgets origins with nothing left, and schedules the next run. The
+     * decision to run again and the schedule are made under one hold of the lock, together with the expiry, so a
+     * connection that goes idle meanwhile either sees this run pending or is included in it.
      *
-     * @return nanoseconds until the next idle connection expires, or -1 when none is idle
+     * @return nanoseconds until the next run, or -1 when no connection is idle
      */
-    public long cleanup(long now) {
+    public long maintain(long now) {
         List<PoolEntry> expired = new ArrayList<>();
         long next = -1;
         lock.lock();
         try {
+            if (maintenance != null) {
+                maintenance.cancel();
+                maintenance = null;
+            }
+            if (closed) {
+                return -1;
+            }
             Iterator<OriginPool> it = origins.values().iterator();
             while (it.hasNext()) {
                 OriginPool pool = it.next();
                 List<PoolEntry> stale = new ArrayList<>(0);
                 long due = idle.expireLocked(pool, now, stale);
                 closeAllLocked(stale, PoolEntry.State.IDLE, expired);
-                if (due >= 0) {
-                    next = next < 0 ? due : Math.min(next, due);
+                next = earliest(next, due);
+                List<PoolEntry> toWatch = new ArrayList<>(0);
+                next = earliest(next, idle.dueForWatchLocked(pool, now, WATCH_AFTER_NANOS, toWatch));
+                for (int i = 0; i < toWatch.size(); i++) {
+                    watchLocked(toWatch.get(i));
                 }
                 if (pool.isUnused() && pool.peak.allowance(now) == 0) {
                     it.remove();
+                    stats.forgetOrigin(pool.origin);
                 }
+            }
+            if (next >= 0) {
+                maintenance = scheduler.schedule(next, this::runMaintenance);
             }
         } finally {
             lock.unlock();
         }
         closeAll(expired);
         return next;
+    }
+
+    private static long earliest(long a, long b) {
+        return a < 0 ? b : b < 0 ? a : Math.min(a, b);
     }
 
     /**
@@ -490,6 +578,10 @@ public final class ConnectionPool implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (maintenance != null) {
+                maintenance.cancel(); // a closed client must not stay reachable from the scheduler
+                maintenance = null;
+            }
             for (OriginPool pool : origins.values()) {
                 List<PoolEntry> idleEntries = new ArrayList<>();
                 idle.clearLocked(pool, idleEntries);
@@ -511,9 +603,10 @@ public final class ConnectionPool implements AutoCloseable {
         drainsToAbort.forEach(PooledConnection::close);
     }
 
-    private void checkOpenLocked() {
+    /** A request that races the client's close gets the same IOException as those already waiting. */
+    private void checkOpenLocked() throws IOException {
         if (closed) {
-            throw new IllegalStateException("client closed");
+            throw new IOException("client closed");
         }
     }
 

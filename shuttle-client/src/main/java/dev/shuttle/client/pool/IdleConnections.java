@@ -76,6 +76,40 @@ final class IdleConnections {
         return last == null ? -1 : last.idleSince + idleTimeoutNanos - now;
     }
 
+    /**
+     * Picks the connections of {@code pool} idle for {@code watchAfter} or longer that are not watched yet, scanning
+     * from the most recent: the young ones first, then the old unwatched ones, up to the first watched one (those
+     * behind it are older and watched already).
+     *
+     * @return nanoseconds until its next connection is old enough to be watched, or -1 when none is waiting for that
+     */
+    long dueForWatchLocked(OriginPool pool, long now, long watchAfter, List<PoolEntry> due) {
+        assert lock.isHeldByCurrentThread();
+        long next = -1;
+        for (PoolEntry entry : pool.idle) {
+            long age = now - entry.idleSince;
+            if (age < watchAfter) {
+                next = watchAfter - age; // later entries are older: the last young one comes due first
+                continue;
+            }
+            if (entry.watched) {
+                break;
+            }
+            due.add(entry);
+        }
+        return next;
+    }
+
+    /** Removes {@code entry} from its origin's idle list; false when it was not there. */
+    boolean removeLocked(PoolEntry entry) {
+        assert lock.isHeldByCurrentThread();
+        if (entry.origin.idle.remove(entry)) {
+            count--;
+            return true;
+        }
+        return false;
+    }
+
     /** Removes every idle connection of {@code pool}. */
     void clearLocked(OriginPool pool, List<PoolEntry> removed) {
         assert lock.isHeldByCurrentThread();

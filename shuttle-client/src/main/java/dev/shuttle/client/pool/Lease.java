@@ -1,5 +1,6 @@
 package dev.shuttle.client.pool;
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -7,14 +8,27 @@ import java.lang.invoke.VarHandle;
  * One checkout of a connection from the pool, for one exchange. Released exactly once, with
  * {@link #release(boolean)}: a second release throws, so a connection can never be handed to the pool twice. Between
  * the two, the exchange (and then a drain) owns the connection.
+ *
+ * <p>An abort from another thread (a call timeout, a close that gave up waiting for a read) belongs to the lease: it
+ * closes the connection only while the lease still holds it. Release and abort compete for the same state by
+ * compare-and-set, so an abort that comes just after the reader released the connection (now idle, or leased to
+ * another call) does nothing, and a release after an abort returns the connection as not reusable.
+ *
+ * <pre>
+ *   HELD --release--> RELEASED
+ *   HELD --abort----> ABORTED --release (forced not reusable)--> RELEASED
+ * </pre>
  */
 public final class Lease {
-    /** CAS on {@link #released} without an AtomicBoolean per lease (one object less per request). */
-    private static final VarHandle RELEASED;
+    private static final int HELD = 0;
+    private static final int ABORTED = 1;
+    private static final int RELEASED = 2;
+    /** CAS on {@link #state} without an AtomicInteger per lease (one object less per request). */
+    private static final VarHandle STATE;
 
     static {
         try {
-            RELEASED = MethodHandles.lookup().findVarHandle(Lease.class, "released", boolean.class);
+            STATE = MethodHandles.lookup().findVarHandle(Lease.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -27,8 +41,9 @@ public final class Lease {
     private final long idleNanos;
     private final boolean afterDrain;
     private final boolean freshFromDial;
-    /** Set once, by the first release; any thread. */
-    private volatile boolean released;
+    /** HELD, ABORTED or RELEASED; moves forward only, by CAS; any thread. */
+    @SuppressWarnings("unused")
+    private volatile int state;
 
     Lease(ConnectionPool pool, PoolEntry entry, boolean reused, boolean wasIdle, long idleNanos, boolean afterDrain,
           boolean freshFromDial) {
@@ -89,38 +104,68 @@ public final class Lease {
      * lease with {@code reusable = false}.
      */
     public boolean startDrain(DrainProgress progress) {
-        if (released) {
+        if (isReleased()) {
             throw new IllegalStateException("lease already released: " + entry);
         }
         return pool.startDrain(this, progress);
     }
 
     /**
-     * Gives the connection back: to a waiting request or the idle list when {@code reusable}, else closes it.
+     * Closes the connection from any thread if this lease still holds it; harmless afterwards.
+     *
+     * @return true when this call aborted the connection
+     */
+    public boolean abort(IOException reason) {
+        if (STATE.compareAndSet(this, HELD, ABORTED)) {
+            entry.connection.abort(reason);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Gives the connection back: to a waiting request or the idle list when {@code reusable} (and not aborted), else
+     * closes it.
      *
      * @throws IllegalStateException on a second release
      */
     public void release(boolean reusable) {
-        if (!RELEASED.compareAndSet(this, false, true)) {
-            throw new IllegalStateException("lease released twice: " + entry);
-        }
-        pool.release(this, reusable);
+        int from = markReleased();
+        pool.release(this, reusable && from == HELD);
     }
 
     /** For a lease delivered to a request that gave up at that moment: the pool takes it back itself. */
     void markReleasedForAbandon() {
-        if (!RELEASED.compareAndSet(this, false, true)) {
-            throw new IllegalStateException("lease released twice: " + entry);
+        markReleased();
+    }
+
+    private int markReleased() {
+        while (true) {
+            int current = (int) STATE.getVolatile(this);
+            if (current == RELEASED) {
+                throw new IllegalStateException("lease released twice: " + entry);
+            }
+            if (STATE.compareAndSet(this, current, RELEASED)) {
+                return current;
+            }
         }
     }
 
     public boolean isReleased() {
-        return released;
+        return (int) STATE.getVolatile(this) == RELEASED;
+    }
+
+    /** Whether {@link #abort} closed the connection under this lease. */
+    public boolean isAborted() {
+        return (int) STATE.getVolatile(this) == ABORTED;
     }
 
     @Override
     public String toString() {
-        return "Lease[" + entry.connection.id() + (reused ? " reused" : " new") + (released ? " released" : "")
-                + "]";
+        return "Lease[" + entry.connection.id() + (reused ? " reused" : " new") + switch ((int) STATE.getVolatile(this)) {
+            case ABORTED -> " aborted";
+            case RELEASED -> " released";
+            default -> "";
+        } + "]";
     }
 }

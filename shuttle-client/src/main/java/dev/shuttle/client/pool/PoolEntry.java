@@ -24,6 +24,8 @@ final class PoolEntry {
     DrainProgress drain;
     /** While DRAINING: the request waiting for this drain instead of dialing, if any. */
     Waiter claimedBy;
+    /** While IDLE: handed to the readiness watcher (it has been idle a while). */
+    boolean watched;
 
     PoolEntry(PooledConnection connection, OriginPool origin, long dialStartNanos) {
         this.connection = connection;

@@ -1,11 +1,12 @@
 package dev.shuttle.client.pool;
 
 import dev.shuttle.client.Origin;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 
 /**
- * What the pool needs from a connection. The pool never does I/O on it while holding its lock: health checks and
- * closes happen outside.
+ * What the pool needs from a connection. The pool never does I/O on it while holding its lock: health checks,
+ * un-watching and closes happen outside; {@link #watch} (a non-blocking hand-over) is the one call made under it.
  */
 public interface PooledConnection {
     /** Unique per client, increasing in dial order. */
@@ -26,8 +27,31 @@ public interface PooledConnection {
     /** False once closed (by us, or aborted). */
     boolean isOpen();
 
-    /** Called when the connection enters the idle list: it gives back its read buffer. Must not block. */
+    /**
+     * Called when the connection enters the idle list, or is about to close after use, by the thread that used it:
+     * gives back its pooled buffers. Must not block.
+     */
     void onIdle();
+
+    /**
+     * The connection has been idle a while: hand its socket to the client's readiness watcher, so a server that
+     * closes it (or sends anything) is noticed at once, without a thread. {@code onWake} runs, on a thread of its own,
+     * when the watcher gives the socket back by itself. Must not block.
+     *
+     * @return false when it could not be watched (it stays as it was)
+     */
+    boolean watch(Runnable onWake);
+
+    /**
+     * Takes a watched connection back for use; blocks until the watcher let go of it (microseconds).
+     *
+     * @return true when nothing arrived meanwhile; false when the watcher saw readiness first (its {@code onWake}
+     *         runs or ran): check {@link #isHealthy()} before use
+     */
+    boolean unwatch();
+
+    /** Closes the socket from any thread, recording why, so a thread blocked on it can report the real cause. */
+    void abort(IOException reason);
 
     /** Closes the socket; idempotent; may be called from any thread, unblocking a thread reading it. */
     void close();

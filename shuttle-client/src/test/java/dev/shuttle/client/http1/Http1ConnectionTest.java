@@ -2,29 +2,28 @@ package dev.shuttle.client.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.Origin;
-import dev.shuttle.client.internal.BufferPool;
-import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.ClientWatcher;
 import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.ScriptedServer;
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.PlainTransport;
 import dev.shuttle.wire.http1.Http1Limits;
-import java.time.Duration;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The non-blocking health check that decides whether an idle connection may be reused. */
+/** The non-blocking health check that decides whether an idle connection may be reused, and watching while idle. */
 class Http1ConnectionTest {
-    private final BufferPool buffers = new BufferPool(16 * 1024, 4);
-    private final Http1Dialer dialer = new Http1Dialer(Duration.ofSeconds(5), buffers, Http1Limits.clientDefaults(),
-            System::nanoTime);
+    private final BufferPool buffers = new BufferPool(4);
 
     @Test
     void aQuietConnectionIsHealthyAndAClosedOneIsNot() throws Exception {
         CountDownLatch closeNow = new CountDownLatch(1);
         try (ScriptedServer server = new ScriptedServer((conn, index) -> closeNow.await(5, TimeUnit.SECONDS))) {
-            Http1Connection connection = dial(server);
+            Http1Connection connection = connect(server);
             assertThat(connection.isHealthy()).isTrue();
             assertThat(connection.isHealthy()).as("the check consumes nothing").isTrue();
             closeNow.countDown();
@@ -40,7 +39,7 @@ class Http1ConnectionTest {
             conn.write("HTTP/1.1 200 OK\r\n\r\n"); // nobody asked
             conn.awaitClientClose();
         })) {
-            Http1Connection connection = dial(server);
+            Http1Connection connection = connect(server);
             Await.until("stray bytes noticed", () -> !connection.isHealthy());
             connection.close();
         }
@@ -49,7 +48,7 @@ class Http1ConnectionTest {
     @Test
     void goingIdleGivesTheReadBufferBackAndForgetsDeadlines() throws Exception {
         try (ScriptedServer server = new ScriptedServer((conn, index) -> conn.awaitClientClose())) {
-            Http1Connection connection = dial(server);
+            Http1Connection connection = connect(server);
             connection.source().buffer();
             connection.source().deadline(1, dev.shuttle.client.HttpTimeoutException.Kind.READ);
             int pooled = buffers.pooled();
@@ -62,7 +61,39 @@ class Http1ConnectionTest {
         }
     }
 
-    private Http1Connection dial(ScriptedServer server) throws Exception {
-        return (Http1Connection) dialer.dial(Origin.of(server.uri("/")), Deadline.NONE, ClientTrace.NONE);
+    @Test
+    void aWatchedConnectionWakesWhenTheServerClosesAndIsTakenBackOtherwise() throws Exception {
+        CountDownLatch closeNow = new CountDownLatch(1);
+        try (ScriptedServer server = new ScriptedServer((conn, index) -> {
+            if (index == 0) {
+                closeNow.await(5, TimeUnit.SECONDS);
+            } else {
+                conn.awaitClientClose();
+            }
+        })) {
+            Http1Connection closing = connect(server);
+            CountDownLatch woke = new CountDownLatch(1);
+            assertThat(closing.watch(woke::countDown)).isTrue();
+            closeNow.countDown();
+            assertThat(woke.await(10, TimeUnit.SECONDS)).as("the watcher noticed the close").isTrue();
+            assertThat(closing.unwatch()).as("readiness came first").isFalse();
+            assertThat(closing.isHealthy()).isFalse();
+            closing.close();
+
+            Http1Connection quiet = connect(server);
+            assertThat(quiet.watch(() -> {
+                throw new AssertionError("nothing arrived");
+            })).isTrue();
+            assertThat(quiet.unwatch()).isTrue();
+            assertThat(quiet.isHealthy()).as("blocking and usable again").isTrue();
+            quiet.close();
+        }
+    }
+
+    private Http1Connection connect(ScriptedServer server) throws Exception {
+        Origin origin = Origin.of(server.uri("/"));
+        SocketChannel channel = SocketChannel.open(new InetSocketAddress(origin.host(), origin.port()));
+        return new Http1Connection(1, origin, new PlainTransport(channel, buffers, System::nanoTime), buffers,
+                Http1Limits.clientDefaults(), ClientWatcher.shared(), System::nanoTime);
     }
 }

@@ -9,9 +9,9 @@ import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
 import dev.shuttle.client.internal.Deadline;
-import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.testing.Await;
+import dev.shuttle.client.testing.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +38,7 @@ class ConnectionPoolTest {
     private final Semaphore dialPermits = new Semaphore(Integer.MAX_VALUE);
     private volatile boolean failDials;
     private final StatsRecorder stats = new StatsRecorder();
+    private final ManualScheduler scheduler = new ManualScheduler();
     private ConnectionPool pool;
 
     private ConnectionPool pool(PoolConfig config, DrainPolicy policy) {
@@ -50,7 +51,7 @@ class ConnectionPoolTest {
             dialed.add(connection);
             return connection;
         };
-        pool = new ConnectionPool(config, policy, dialer, now::get, new Scheduler("test-timer"), stats);
+        pool = new ConnectionPool(config, policy, dialer, now::get, scheduler, stats);
         return pool;
     }
 
@@ -63,7 +64,12 @@ class ConnectionPoolTest {
     }
 
     private Lease acquire() throws IOException {
-        return pool.acquire(ORIGIN, false, Deadline.NONE, ClientTrace.NONE);
+        return pool.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+    }
+
+    /** A checkout for a request that cannot be retried: recently idle connections are checked first. */
+    private Lease acquireChecked() throws IOException {
+        return pool.acquire(ORIGIN, false, true, Deadline.NONE, ClientTrace.NONE);
     }
 
     private CompletableFuture<Lease> acquireAsync() {
@@ -78,10 +84,12 @@ class ConnectionPoolTest {
         return future;
     }
 
+    /** Every test gives back every lease it took, exactly once: a second release throws, a missing one shows here. */
     @AfterEach
     void checkExactlyOnce() {
         if (pool != null) {
             pool.close();
+            assertThat(pool.releases()).as("releases").isEqualTo(pool.checkouts());
         }
     }
 
@@ -162,7 +170,7 @@ class ConnectionPoolTest {
     void waitingPastTheDeadlineIsACallTimeout() throws Exception {
         pool(PoolConfig.builder().maxConnsPerHost(1).build(), DrainPolicy.defaults());
         Lease only = acquire();
-        assertThatThrownBy(() -> pool.acquire(ORIGIN, false, now.get(), ClientTrace.NONE))
+        assertThatThrownBy(() -> pool.acquire(ORIGIN, false, false, now.get(), ClientTrace.NONE))
                 .isInstanceOfSatisfying(HttpTimeoutException.class,
                         e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.CALL));
         only.release(true);
@@ -170,13 +178,13 @@ class ConnectionPoolTest {
     }
 
     @Test
-    void anUnhealthyIdleConnectionIsClosedOnCheckoutAndAnotherDialed() throws Exception {
+    void anUnhealthyIdleConnectionIsClosedOnACheckedCheckoutAndAnotherDialed() throws Exception {
         pool();
         Lease lease = acquire();
         FakeConnection stale = (FakeConnection) lease.connection();
         lease.release(true);
         stale.healthy = false; // the server closed it while idle
-        Lease fresh = acquire();
+        Lease fresh = acquireChecked();
         assertThat(fresh.connection()).isNotSameAs(stale);
         assertThat(stale.closed).isTrue();
         assertThat(fresh.reused()).isFalse();
@@ -188,7 +196,7 @@ class ConnectionPoolTest {
         pool();
         Lease used = acquire();
         used.release(true);
-        Lease retry = pool.acquire(ORIGIN, true, Deadline.NONE, ClientTrace.NONE);
+        Lease retry = pool.acquire(ORIGIN, true, false, Deadline.NONE, ClientTrace.NONE);
         assertThat(retry.connection()).isNotSameAs(used.connection());
         assertThat(retry.reused()).isFalse();
         retry.release(true);
@@ -237,7 +245,7 @@ class ConnectionPoolTest {
         pool(PoolConfig.builder().maxIdleTotal(1).build(), DrainPolicy.defaults());
         Origin other = new Origin("http", "other.test", 80);
         Lease a = acquire();
-        Lease b = pool.acquire(other, false, Deadline.NONE, ClientTrace.NONE);
+        Lease b = pool.acquire(other, false, false, Deadline.NONE, ClientTrace.NONE);
         a.release(true);
         now.addAndGet(SECOND);
         b.release(true);
@@ -247,23 +255,153 @@ class ConnectionPoolTest {
     }
 
     @Test
-    void cleanupClosesExpiredConnectionsAndReportsTheNextDeadline() throws Exception {
+    void maintenanceClosesExpiredConnectionsAndReportsTheNextDeadline() throws Exception {
         pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults());
-        assertThat(pool.cleanup(now.get())).isEqualTo(-1);
+        assertThat(pool.maintain(now.get())).isEqualTo(-1);
         Lease a = acquire();
         Lease b = acquire();
         a.release(true);
         now.addAndGet(4 * SECOND);
         b.release(true);
-        assertThat(pool.cleanup(now.get())).isEqualTo(6 * SECOND);
-        now.addAndGet(6 * SECOND);
-        assertThat(pool.cleanup(now.get())).isEqualTo(4 * SECOND);
+        now.addAndGet(SECOND); // both watched from here on; the next thing due is a's expiry
+        assertThat(pool.maintain(now.get())).isEqualTo(5 * SECOND);
+        now.addAndGet(5 * SECOND);
+        assertThat(pool.maintain(now.get())).isEqualTo(4 * SECOND);
         assertThat(((FakeConnection) a.connection()).closed).isTrue();
         assertThat(pool.idleCount()).isEqualTo(1);
         now.addAndGet(4 * SECOND);
-        assertThat(pool.cleanup(now.get())).isEqualTo(-1);
+        assertThat(pool.maintain(now.get())).isEqualTo(-1);
         assertThat(pool.idleCount()).isZero();
         assertThat(stats.snapshot(pool.gauges(), 0, 0).connectionsClosed()).isEqualTo(2);
+        assertThat(scheduler.pending()).as("nothing left to maintain").isEmpty();
+    }
+
+    @Test
+    void aConnectionIdlingWhileMaintenanceClosesOthersIsStillExpiredLater() throws Exception {
+        // Issue 13, item 1: a connection that went idle while the cleanup was finishing found it "scheduled", and the
+        // cleanup then decided not to run again: it stayed open until the pool was touched again. Here B goes idle
+        // from inside A's close, between the expiry and the decision about the next run.
+        pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults());
+        Lease a = acquire();
+        Lease b = acquire();
+        a.release(true);
+        FakeConnection first = (FakeConnection) a.connection();
+        first.onClose = () -> b.release(true);
+        now.addAndGet(10 * SECOND);
+        assertThat(scheduler.runPending()).isEqualTo(1); // expires A, whose close idles B
+        assertThat(first.closed).isTrue();
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(scheduler.pending()).as("a run is due for B").hasSize(1);
+        now.addAndGet(10 * SECOND);
+        while (scheduler.runPending() > 0 && pool.idleCount() > 0) {
+            // run until B's expiry
+        }
+        assertThat(((FakeConnection) b.connection()).closed).isTrue();
+    }
+
+    @Test
+    void closingThePoolCancelsItsMaintenance() throws Exception {
+        // Issue 13, item 4: the cleanup task kept a closed client reachable for up to the idle timeout.
+        pool();
+        acquire().release(true);
+        assertThat(scheduler.pending()).hasSize(1);
+        pool.close();
+        assertThat(scheduler.pending()).isEmpty();
+    }
+
+    @Test
+    void aRecentlyIdleConnectionIsTakenWithoutACheckForARetryableRequest() throws Exception {
+        pool();
+        Lease lease = acquire();
+        FakeConnection connection = (FakeConnection) lease.connection();
+        lease.release(true);
+        connection.healthy = false; // would fail a check; not looked at, the retry rule covers this
+        Lease again = acquire();
+        assertThat(again.connection()).isSameAs(connection);
+        again.release(false);
+    }
+
+    @Test
+    void aConnectionIdleForASecondIsWatchedAndClosedWhenTheServerClosesIt() throws Exception {
+        pool();
+        Lease lease = acquire();
+        FakeConnection connection = (FakeConnection) lease.connection();
+        lease.release(true);
+        now.addAndGet(ConnectionPool.WATCH_AFTER_NANOS);
+        scheduler.runPending();
+        assertThat(connection.watched).isTrue();
+        connection.healthy = false; // the server closed it: the watcher wakes
+        connection.onWake.run();
+        assertThat(connection.closed).isTrue();
+        assertThat(pool.idleCount()).isZero();
+        assertThat(stats.snapshot(pool.gauges(), 0, 0).connectionsClosed()).isEqualTo(1);
+    }
+
+    @Test
+    void aWatchedConnectionWokenByHarmlessBytesIsWatchedAgain() throws Exception {
+        pool();
+        Lease lease = acquire();
+        FakeConnection connection = (FakeConnection) lease.connection();
+        lease.release(true);
+        now.addAndGet(ConnectionPool.WATCH_AFTER_NANOS);
+        scheduler.runPending();
+        connection.watched = false; // the watcher gave it back (a TLS session ticket, say): healthy still
+        connection.onWake.run();
+        assertThat(connection.closed).isFalse();
+        assertThat(connection.watched).isTrue();
+        Lease again = acquire();
+        assertThat(again.connection()).isSameAs(connection);
+        assertThat(connection.watched).as("taken back from the watcher").isFalse();
+        again.release(true);
+    }
+
+    @Test
+    void aCheckoutThatLosesToTheWatcherChecksTheConnectionItself() throws Exception {
+        pool();
+        Lease lease = acquire();
+        FakeConnection connection = (FakeConnection) lease.connection();
+        lease.release(true);
+        now.addAndGet(ConnectionPool.WATCH_AFTER_NANOS);
+        scheduler.runPending();
+        connection.quietWhileWatched = false; // the watcher saw readiness first
+        connection.healthy = false;
+        Lease fresh = acquire();
+        assertThat(fresh.connection()).isNotSameAs(connection);
+        assertThat(connection.closed).isTrue();
+        connection.onWake.run(); // the watcher's own wake-up, late: the entry is gone, nothing happens
+        fresh.release(true);
+        assertThat(pool.idleCount()).isEqualTo(1);
+    }
+
+    @Test
+    void anOriginUnusedForTheIdleTimeoutIsForgottenButCountedInTheTotals() throws Exception {
+        // Issue 13, item 7: the per-origin counters grew with every origin a client ever talked to.
+        pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults());
+        acquire().release(true);
+        assertThat(stats.originCount()).isEqualTo(1);
+        now.addAndGet(10 * SECOND);
+        pool.maintain(now.get());
+        assertThat(stats.originCount()).isZero();
+        var snapshot = stats.snapshot(pool.gauges(), 0, 0);
+        assertThat(snapshot.connectionsOpened()).isEqualTo(1);
+        assertThat(snapshot.connectionsClosed()).isEqualTo(1);
+    }
+
+    @Test
+    void anAbortAfterTheReleaseLeavesTheConnectionAlone() throws Exception {
+        // Issue 13, item 2: a close that gave up waiting for a read aborted the connection even though the reader had
+        // just released it, closing a connection that was idle or another call's.
+        pool();
+        Lease lease = acquire();
+        lease.release(true);
+        assertThat(lease.abort(new IOException("late"))).isFalse();
+        assertThat(((FakeConnection) lease.connection()).closed).isFalse();
+        Lease next = acquire();
+        assertThat(next.connection()).isSameAs(lease.connection());
+        assertThat(next.abort(new IOException("in time"))).isTrue();
+        assertThat(((FakeConnection) next.connection()).closed).isTrue();
+        next.release(true); // returned after an abort: closed, not pooled
+        assertThat(pool.idleCount()).isZero();
     }
 
     @Test
@@ -305,10 +443,12 @@ class ConnectionPoolTest {
         CompletableFuture<Lease> waiting = acquireAsync();
         Await.until("dial started", () -> dialPermits.hasQueuedThreads());
         lease.release(true);
-        assertThat(waiting.get().connection()).isSameAs(lease.connection());
+        Lease drained = waiting.get();
+        assertThat(drained.connection()).isSameAs(lease.connection());
         dialPermits.release();
         Await.until("dialed connection pooled", () -> pool.idleCount() == 1);
         assertThat(pool.handOffWaits()).isZero();
+        drained.release(true);
     }
 
     @Test
@@ -321,6 +461,6 @@ class ConnectionPoolTest {
         assertThat(waiting).failsWithin(Duration.ofSeconds(5));
         held.release(true); // closed pool: closed, not pooled
         assertThat(((FakeConnection) held.connection()).closed).isTrue();
-        assertThatThrownBy(this::acquire).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(this::acquire).isInstanceOf(IOException.class).hasMessage("client closed");
     }
 }

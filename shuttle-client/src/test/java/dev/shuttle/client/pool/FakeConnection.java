@@ -51,9 +51,42 @@ final class FakeConnection implements PooledConnection {
         idled++;
     }
 
+    volatile boolean watched;
+    /** What {@link #unwatch()} answers: false stages readiness seen by the watcher. */
+    volatile boolean quietWhileWatched = true;
+    volatile Runnable onWake;
+    volatile java.io.IOException abortReason;
+
+    @Override
+    public boolean watch(Runnable onWake) {
+        this.onWake = onWake;
+        watched = true;
+        return true;
+    }
+
+    @Override
+    public boolean unwatch() {
+        watched = false;
+        return quietWhileWatched;
+    }
+
+    @Override
+    public void abort(java.io.IOException reason) {
+        abortReason = reason;
+        closed = true;
+    }
+
+    /** Runs once when the connection is closed (the test stages something at that moment). */
+    volatile Runnable onClose;
+
     @Override
     public void close() {
         closed = true;
+        Runnable action = onClose;
+        onClose = null;
+        if (action != null) {
+            action.run();
+        }
     }
 
     @Override

@@ -1,28 +1,26 @@
 package dev.shuttle.client.http1;
 
 import dev.shuttle.client.HttpTimeoutException;
-import dev.shuttle.client.internal.BufferPool;
 import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.Transport;
 import dev.shuttle.wire.http1.Http1Source;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
 
 /**
- * The read side of a client connection for the codec: a pooled buffer of received bytes and blocking or
- * non-blocking ways to receive more, with the read-idle timeout and an optional deadline applied to each blocking
- * read through {@code SO_TIMEOUT}.
+ * The read side of a client connection for the codec: a pooled buffer of received application bytes (decrypted, for
+ * TLS) and blocking or non-blocking ways to receive more from the {@link Transport}, with the read-idle timeout and an
+ * optional deadline applied to each blocking read.
  *
  * <p>Owned by whichever thread owns the connection's lease at the moment: the exchange, then the body's reader
  * (under the body's lock), then a background drain. The buffer is borrowed while the connection is in use and given
  * back when it goes idle, so an idle connection holds none.
  */
-public final class SocketSource implements Http1Source {
-    private final Socket socket;
-    private final InputStream in;
+public final class ConnectionSource implements Http1Source {
+    private final Transport transport;
     private final BufferPool buffers;
     private final LongSupplier clock;
 
@@ -34,9 +32,8 @@ public final class SocketSource implements Http1Source {
     private HttpTimeoutException.Kind deadlineKind = HttpTimeoutException.Kind.CALL;
     private long bytesReceived;
 
-    SocketSource(Socket socket, InputStream in, BufferPool buffers, LongSupplier clock) {
-        this.socket = socket;
-        this.in = in;
+    ConnectionSource(Transport transport, BufferPool buffers, LongSupplier clock) {
+        this.transport = transport;
         this.buffers = buffers;
         this.clock = clock;
     }
@@ -44,7 +41,7 @@ public final class SocketSource implements Http1Source {
     @Override
     public ByteBuffer buffer() {
         if (buffer == null) {
-            buffer = buffers.acquire();
+            buffer = buffers.acquireEmpty();
         }
         return buffer;
     }
@@ -67,6 +64,11 @@ public final class SocketSource implements Http1Source {
     /** Bytes received on this connection so far. */
     public long bytesReceived() {
         return bytesReceived;
+    }
+
+    /** Whether a pooled buffer is attached (for tests; exact only while no thread uses the connection). */
+    boolean holdsBuffer() {
+        return buffer != null;
     }
 
     /** Unconsumed bytes in the buffer. */
@@ -93,11 +95,7 @@ public final class SocketSource implements Http1Source {
         }
         int n;
         try {
-            socket.setSoTimeout(timeout);
-            n = in.read(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining());
-            if (n > 0) {
-                buf.position(buf.position() + n);
-            }
+            n = transport.read(buf, timeout);
         } catch (SocketTimeoutException e) {
             throw timeout(deadlineBinds);
         } finally {
@@ -108,17 +106,10 @@ public final class SocketSource implements Http1Source {
 
     @Override
     public int fillNow() throws IOException {
-        int available = in.available();
-        if (available <= 0) {
-            return 0;
-        }
         ByteBuffer buf = prepareAppend();
         int n;
         try {
-            n = in.read(buf.array(), buf.arrayOffset() + buf.position(), Math.min(available, buf.remaining()));
-            if (n > 0) {
-                buf.position(buf.position() + n);
-            }
+            n = transport.readNow(buf);
         } finally {
             buf.flip();
         }

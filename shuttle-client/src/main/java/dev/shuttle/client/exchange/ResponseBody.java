@@ -1,4 +1,4 @@
-package dev.shuttle.client.http1;
+package dev.shuttle.client.exchange;
 
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
@@ -7,19 +7,25 @@ import java.net.URI;
 import java.util.Objects;
 
 /**
- * The response body stream handed to callers. A thin face over {@link Http1Body}, kept apart so that the leak guard
- * can refer to the body's state without keeping the response (which this stream refers to) reachable.
+ * The response body stream handed to callers, for every protocol. A thin face over a {@link BodySource}, kept apart
+ * so that the leak guard can refer to the body's state without keeping the response (which this stream refers to)
+ * reachable.
  */
 public final class ResponseBody extends InputStream {
-    private final Http1Body body;
+    private final BodySource body;
     /** The response that owns this stream: held so that a caller keeping only the stream keeps its response alive. */
     @SuppressWarnings("unused")
     private Object owner;
     /** For {@link #read()}, created on its first call; owned by the reading thread, as the stream is. */
     private byte[] single;
 
-    ResponseBody(Http1Body body) {
+    public ResponseBody(BodySource body) {
         this.body = body;
+    }
+
+    /** The protocol's body behind this stream. */
+    public BodySource source() {
+        return body;
     }
 
     public void keepReachable(Object owner) {
@@ -32,7 +38,7 @@ public final class ResponseBody extends InputStream {
      * string.
      */
     public Runnable leakAction(String method, URI uri) {
-        Http1Body state = body;
+        BodySource state = body;
         return () -> state.leaked(method + " " + uri);
     }
 
@@ -85,7 +91,7 @@ public final class ResponseBody extends InputStream {
         return body.declaredLength();
     }
 
-    /** Never blocks; see {@link Http1Body}. */
+    /** Never blocks; see {@link BodySource}. */
     @Override
     public void close() {
         body.close();

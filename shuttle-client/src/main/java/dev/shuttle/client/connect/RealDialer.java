@@ -1,0 +1,156 @@
+package dev.shuttle.client.connect;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Origin;
+import dev.shuttle.client.http1.Http1Connection;
+import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.pool.Dialer;
+import dev.shuttle.client.pool.PooledConnection;
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.PlainTransport;
+import dev.shuttle.transport.ReadinessWatcher;
+import dev.shuttle.transport.TlsTransport;
+import dev.shuttle.transport.Transport;
+import dev.shuttle.transport.tls.TlsInfo;
+import dev.shuttle.wire.http1.Http1Limits;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Opens new connections: resolves the host, tries its addresses in order until one connects (each attempt bounded by
+ * the connect timeout and the caller's deadline), runs the TLS handshake for {@code https} (SNI, hostname
+ * verification, ALPN, session resumption through the context's cache), and wraps the result in the connection of the
+ * negotiated protocol. Stateless apart from the id counter; thread-safe.
+ */
+public final class RealDialer implements Dialer {
+    /** ALPN offer: HTTP/1.1 until the client speaks HTTP/2. */
+    private static final List<String> ALPN = List.of("http/1.1");
+
+    private final ClientSettings settings;
+    private final BufferPool buffers;
+    private final Http1Limits limits;
+    private final ReadinessWatcher watcher;
+    private final LongSupplier clock;
+    private final AtomicLong ids = new AtomicLong();
+
+    public RealDialer(ClientSettings settings, BufferPool buffers, ReadinessWatcher watcher) {
+        this.settings = settings;
+        this.buffers = buffers;
+        this.limits = settings.http1Limits();
+        this.watcher = watcher;
+        this.clock = settings.nanoClock();
+    }
+
+    @Override
+    public PooledConnection dial(Origin origin, long deadline, ClientTrace trace) throws IOException {
+        SocketChannel channel = connect(origin, deadline, trace);
+        Transport transport;
+        try {
+            transport = origin.isSecure() ? handshake(channel, origin, deadline, trace)
+                    : new PlainTransport(channel, buffers, clock);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        return new Http1Connection(ids.incrementAndGet(), origin, transport, buffers, limits, watcher, clock);
+    }
+
+    private SocketChannel connect(Origin origin, long deadline, ClientTrace trace) throws IOException {
+        List<InetAddress> addresses = resolve(origin.host(), trace);
+        IOException last = null;
+        for (InetAddress address : addresses) {
+            InetSocketAddress target = new InetSocketAddress(address, origin.port());
+            trace.connectStart(origin, target);
+            SocketChannel channel = SocketChannel.open();
+            try {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                channel.socket().connect(target, connectMillis(deadline));
+                trace.connectDone(origin, target, null);
+                return channel;
+            } catch (IOException e) {
+                channel.close();
+                IOException failure = e instanceof SocketTimeoutException
+                        ? new HttpTimeoutException(HttpTimeoutException.Kind.CONNECT,
+                        "connect to " + target + " timed out")
+                        : e;
+                trace.connectDone(origin, target, failure);
+                last = failure;
+                if (clock.getAsLong() >= deadline) {
+                    break;
+                }
+            }
+        }
+        throw last;
+    }
+
+    private TlsTransport handshake(SocketChannel channel, Origin origin, long deadline, ClientTrace trace)
+            throws IOException {
+        TlsTransport tls = TlsTransport.client(channel, buffers, clock, settings.tlsContext(), origin.host(),
+                origin.port(), ALPN, settings.hostnameVerification());
+        trace.tlsHandshakeStart(origin);
+        int timeoutMillis = handshakeMillis(deadline);
+        try {
+            TlsInfo info = tls.handshake(timeoutMillis);
+            trace.tlsHandshakeDone(origin, info, null);
+            return tls;
+        } catch (SocketTimeoutException e) {
+            boolean callDeadline = deadline != Deadline.NONE && clock.getAsLong() >= deadline;
+            HttpTimeoutException timeout = new HttpTimeoutException(
+                    callDeadline ? HttpTimeoutException.Kind.CALL : HttpTimeoutException.Kind.TLS_HANDSHAKE,
+                    "TLS handshake with " + origin + " did not finish within " + timeoutMillis + " ms");
+            timeout.initCause(e);
+            trace.tlsHandshakeDone(origin, null, timeout);
+            throw timeout;
+        } catch (IOException e) {
+            IOException explained = TlsErrors.explain(origin, e);
+            trace.tlsHandshakeDone(origin, null, explained);
+            throw explained;
+        }
+    }
+
+    private static List<InetAddress> resolve(String host, ClientTrace trace) throws UnknownHostException {
+        trace.dnsStart(host);
+        try {
+            List<InetAddress> addresses = Arrays.asList(InetAddress.getAllByName(host));
+            trace.dnsDone(host, addresses, null);
+            return addresses;
+        } catch (UnknownHostException e) {
+            trace.dnsDone(host, List.of(), e);
+            throw e;
+        }
+    }
+
+    /** The connect timeout, shortened to the call's deadline; at least 1 ms (0 would mean infinite). */
+    private int connectMillis(long deadline) throws HttpTimeoutException {
+        return bounded(ClientSettings.millis(settings.connectTimeout()), deadline, "connecting");
+    }
+
+    private int handshakeMillis(long deadline) throws HttpTimeoutException {
+        return bounded(ClientSettings.millis(settings.tlsHandshakeTimeout()), deadline, "the TLS handshake");
+    }
+
+    private int bounded(int millis, long deadline, String what) throws HttpTimeoutException {
+        if (deadline != Deadline.NONE) {
+            long left = deadline - clock.getAsLong();
+            if (left <= 0) {
+                throw new HttpTimeoutException(HttpTimeoutException.Kind.CALL, "call timed out before " + what);
+            }
+            long leftMillis = Math.max(1, left / 1_000_000);
+            if (millis == 0 || leftMillis < millis) {
+                millis = (int) Math.min(Integer.MAX_VALUE, leftMillis);
+            }
+        }
+        return millis;
+    }
+}
