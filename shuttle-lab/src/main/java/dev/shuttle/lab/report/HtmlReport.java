@@ -65,7 +65,7 @@ public final class HtmlReport {
                     .append(" rounds; min-max when they differ)</h2>\n");
             page.append(chart(result, "TLS handshakes", CellSummary::tlsHandshakes));
             page.append(table(result, false, ReuseTables::handshakes));
-            page.append("<h2>").append(Html.escape(ReuseTables.RESUMED_TITLE)).append(" (median)</h2>\n");
+            page.append("<h2>").append(Html.escape(ReuseTables.RESUMED_TITLE)).append("</h2>\n");
             page.append(table(result, false, c -> Long.toString(c.tlsResumed())));
         }
         page.append("<h2>Bytes the server wrote per cell (median)</h2>\n");

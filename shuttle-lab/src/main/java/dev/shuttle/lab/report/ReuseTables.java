@@ -15,7 +15,7 @@ import java.util.function.Function;
 public final class ReuseTables {
     static final String PUBLISHED_LABEL = "  Go, published †";
     static final String HANDSHAKES_TITLE = "TLS handshakes per cell, full and resumed";
-    static final String RESUMED_TITLE = "Of those, resumed handshakes (session resumption: no certificate sent)";
+    static final String RESUMED_TITLE = "Of those, resumed handshakes (median; a resumption sends no certificate)";
 
     private ReuseTables() {
     }
@@ -34,7 +34,7 @@ public final class ReuseTables {
             out.append(HANDSHAKES_TITLE).append(" (median of ").append(s.rounds()).append(" round")
                     .append(s.rounds() == 1 ? "" : "s").append("; min-max when the rounds differ)\n");
             out.append(table(result, false, ReuseTables::handshakes)).append('\n');
-            out.append(RESUMED_TITLE).append(" (median)\n");
+            out.append(RESUMED_TITLE).append('\n');
             out.append(table(result, false, c -> Long.toString(c.tlsResumed()))).append('\n');
         }
         out.append("Bytes the server wrote per cell (median)\n");

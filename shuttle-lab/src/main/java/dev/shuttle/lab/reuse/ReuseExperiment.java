@@ -23,8 +23,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The seeds' HTTP/1 experiment: for each round, case and client, a fresh client makes N sequential requests with no
  * pause between them (the race with a background drain is the point), using the body as the case says. New
- * connections and bytes written are counted at the fixture; each cell waits until its connections are closed before
- * reading the bytes, so nothing leaks into the next cell. With {@code tls}, the same over HTTPS: every client trusts
+ * connections and bytes written are counted at the fixture; each cell waits until its connections are closed (and
+ * none is still in the relay's delay) before reading the counts, so nothing leaks into the next cell. With {@code tls}, the same over HTTPS: every client trusts
  * the fixture's generated authority through a TLS context of its own (so it resumes only its own sessions), speaks
  * HTTP/1.1 only, and the fixture also counts handshakes, resumed ones apart.
  */
@@ -83,7 +83,7 @@ public final class ReuseExperiment implements AutoCloseable {
             } catch (Exception e) {
                 // the warm-up only heats code; a failure here shows up again, counted, in the measured cells
             }
-            target.fixture().awaitOpenAtMost(0, SETTLE_TIMEOUT);
+            target.awaitQuiet(SETTLE_TIMEOUT);
         }
     }
 
@@ -137,9 +137,11 @@ public final class ReuseExperiment implements AutoCloseable {
             ownView = new LinkedHashMap<>(client.ownView());
         }
         // Closing the client closed its connections; the server's count of bytes is final once it saw them close.
-        if (!fixture.awaitOpenAtMost(0, SETTLE_TIMEOUT)) {
-            ownView.put("warning", "connections still open at the server " + SETTLE_TIMEOUT.toSeconds()
-                    + " s after the client closed; byte count may be short");
+        // Dials the client still had in the relay's delay when it closed reach the fixture later: they are this
+        // cell's connections, so the cell waits for them too.
+        if (!target.awaitQuiet(SETTLE_TIMEOUT)) {
+            ownView.put("warning", "connections still open at the relay or the server " + SETTLE_TIMEOUT.toSeconds()
+                    + " s after the client closed; counts may be short");
         }
         return new CellMeasurement(kind, reuseCase, round, requests,
                 fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore,
