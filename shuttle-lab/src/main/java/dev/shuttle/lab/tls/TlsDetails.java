@@ -23,14 +23,6 @@ public final class TlsDetails {
     private TlsDetails() {
     }
 
-    /** One line: "TLSv1.3 TLS_AES_128_GCM_SHA256, ALPN http/1.1, full handshake". */
-    public static String summary(TlsInfo tls) {
-        return tls.protocol() + " " + tls.cipherSuite() + ", ALPN "
-                + (tls.applicationProtocol() == null || tls.applicationProtocol().isEmpty() ? "none"
-                : tls.applicationProtocol())
-                + (tls.resumed() ? ", resumed" : ", full handshake");
-    }
-
     /**
      * The server's certificate as curl -v shows it (subject, dates, names, issuer), or one line saying why it is not
      * known. A resumed session still knows the certificate of the handshake it resumes.
