@@ -196,11 +196,11 @@ class ShuttleCommandTest {
     }
 
     @Test
-    void labIdleSaysInOneLineThatShuttlesHttp2ServerIsPending() {
-        assertThat(run("lab", "idle", "--servers", "shuttle,shuttle-noparking", "--protocol", "h2c", "--no-progress"))
+    void labIdleSaysInOneLineWhichServersCannotServeTheProtocol() {
+        assertThat(run("lab", "idle", "--servers", "shuttle,shuttle-noparking", "--protocol", "h2", "--no-progress"))
                 .isEqualTo(2);
-        assertThat(stderr()).contains("shuttle: Shuttle's HTTP/2 server is not built yet")
-                .contains("shuttle-noparking: Shuttle's HTTP/2 server is not built yet");
+        assertThat(stderr()).contains("shuttle: h2 (TLS with ALPN) is not wired up in the lab yet")
+                .contains("shuttle-noparking: h2 (TLS with ALPN) is not wired up in the lab yet");
         assertThat(run("lab", "busy", "--servers", "shuttle", "--protocol", "h2", "--no-progress")).isEqualTo(2);
     }
 
