@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /** Graceful shutdown: stop accepting, close idle connections, let active requests finish, then cut off the rest. */
 class ShutdownTest {
+    /** Each shutdown waits on a thread of its own: the common pool has a single worker on two cores. */
+    private static final java.util.concurrent.Executor OWN_THREAD = task -> Thread.ofVirtual().start(task);
+
     private final CountDownLatch slowEntered = new CountDownLatch(1);
     private final CountDownLatch releaseSlow = new CountDownLatch(1);
     private final RecordingListener listener = new RecordingListener();
@@ -62,7 +65,7 @@ class ShutdownTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, OWN_THREAD);
 
             assertThat(idle.readToEnd()).isEmpty(); // closed by the shutdown, without a response
             assertThatThrownBy(() -> {
@@ -110,7 +113,7 @@ class ShutdownTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, OWN_THREAD);
             listener.await("the listener socket closed", events -> !server.isRunning());
             assertThat(server.shutdown(Duration.ofMillis(50))).as("its own deadline came first").isFalse();
             assertThat(first).isNotDone();
@@ -120,7 +123,7 @@ class ShutdownTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, OWN_THREAD);
             releaseSlow.countDown();
             assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
             assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();

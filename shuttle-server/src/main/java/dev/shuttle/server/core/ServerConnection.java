@@ -655,8 +655,16 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         }
     }
 
-    /** Shutdown: closes the connection if it sits between requests holding a thread (parking off). */
+    /**
+     * Shutdown: closes the connection if it sits between requests holding a thread (parking off). An HTTP/2
+     * connection is IDLE between reads while its streams' handlers still run: those finish first (the session closes
+     * the connection after the last one, having sent GOAWAY).
+     */
     void closeIfIdle() {
+        ProtocolSession current = session;
+        if (current != null && current.hasActiveStreams()) {
+            return;
+        }
         close(ConnectionState.IDLE);
     }
 

@@ -478,10 +478,12 @@ public final class Http2Session implements ProtocolSession {
 
     void sendHeaders(Http2Stream stream, List<String> fields, boolean endStream) throws IOException {
         checkNotReset(stream);
-        writer.headers(stream.id, fields, endStream);
         if (endStream) {
+            // Recorded before the frame goes out: a client that answers END_STREAM at once (h2spec 5.1.12 sends
+            // HEADERS again) must find the stream closed, not half-closed, when the reader gets there.
             streams.localEnded(stream);
         }
+        writer.headers(stream.id, fields, endStream);
     }
 
     void sendTrailers(Http2Stream stream, List<String> fields) throws IOException {
@@ -493,8 +495,8 @@ public final class Http2Session implements ProtocolSession {
         checkNotReset(stream);
         if (length == 0) {
             if (end) {
+                streams.localEnded(stream); // before the frame, as in sendHeaders
                 writer.data(stream.id, bytes, offset, 0, true);
-                streams.localEnded(stream);
             }
             return;
         }
@@ -502,12 +504,12 @@ public final class Http2Session implements ProtocolSession {
             int granted = streams.takeSendWindow(stream, Math.min(length, Http2Writer.MAX_DATA_FRAME),
                     writeTimeoutNanos);
             boolean last = end && granted == length;
+            if (last) {
+                streams.localEnded(stream); // before the frame, as in sendHeaders
+            }
             writer.data(stream.id, bytes, offset, granted, last);
             offset += granted;
             length -= granted;
-        }
-        if (end) {
-            streams.localEnded(stream);
         }
     }
 
