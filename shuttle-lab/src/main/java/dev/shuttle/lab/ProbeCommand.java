@@ -2,6 +2,7 @@ package dev.shuttle.lab;
 
 import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.probe.ProbeExperiment;
+import dev.shuttle.lab.probe.ProbeGate;
 import dev.shuttle.lab.probe.ProbeReport;
 import dev.shuttle.lab.probe.ProbeResult;
 import dev.shuttle.lab.probe.ProbeTarget;
@@ -51,6 +52,17 @@ final class ProbeCommand implements Callable<Integer> {
                     + "not land in the probe's latencies (default ${DEFAULT-VALUE}; 0 to skip).")
     int warmup;
 
+    @Option(names = "--min-reuse", paramLabel = "R",
+            description = "CI gate: every client's reuse ratio (requests on a connection opened earlier / requests) "
+                    + "must be at least R, e.g. 0.95; else exit 3 with a one-line reason on stderr.")
+    Double minReuse;
+
+    @Option(names = "--max-handshakes", paramLabel = "N",
+            description = "CI gate: every client may make at most N TLS handshakes (one per new https connection); "
+                    + "else exit 3. Exit codes: 0 pass, 1 unreachable (no call completed), 2 usage, 3 bound not met, "
+                    + "4 cannot judge (a client that cannot count its connections, such as jdk).")
+    Integer maxHandshakes;
+
     @Mixin
     ReportOptions report;
 
@@ -61,16 +73,25 @@ final class ProbeCommand implements Callable<Integer> {
         try {
             uri = ProbeTarget.parse(url);
             trust = caCert == null && !insecure ? null : ClientTrust.fromOptions(caCert, insecure);
+            if (minReuse != null && !(minReuse >= 0 && minReuse <= 1)) {
+                throw new IllegalArgumentException("--min-reuse must be in [0, 1], got " + minReuse);
+            }
+            if (maxHandshakes != null && maxHandshakes < 0) {
+                throw new IllegalArgumentException("--max-handshakes must be 0 or more, got " + maxHandshakes);
+            }
         } catch (IllegalArgumentException | UncheckedIOException e) {
             System.err.println("shuttle probe: " + e.getMessage());
-            return 2;
+            return ProbeGate.USAGE;
         }
         ProgressSink progress = report.progress();
         ProbeResult result = new ProbeExperiment(uri, requests, ClientKind.parseList(clients), timeout, trust,
                 progress).run(warmup);
         System.out.print(ProbeReport.text(result));
         report.writeJson(ProbeReport.json(result));
-        boolean allFailed = result.rows().stream().allMatch(r -> r.completed() == 0);
-        return allFailed ? 1 : 0;
+        ProbeGate.Verdict verdict = ProbeGate.judge(result, minReuse, maxHandshakes);
+        if (verdict.exitCode() != ProbeGate.PASS || minReuse != null || maxHandshakes != null) {
+            System.err.println("shuttle probe: " + verdict.reason());
+        }
+        return verdict.exitCode();
     }
 }

@@ -65,7 +65,7 @@ final class ServeCommand implements Callable<Integer> {
             caFile = caCertOut != null ? caCertOut.toAbsolutePath()
                     : (temporaryCa = Files.createTempFile("shuttle-fixture-ca-", ".pem"));
             certificate.writeAuthorityPem(caFile);
-            fixture = FixtureServer.startTls(port, certificate.serverContext());
+            fixture = FixtureServer.startTls(port, certificate);
         } else {
             fixture = FixtureServer.start(port);
         }

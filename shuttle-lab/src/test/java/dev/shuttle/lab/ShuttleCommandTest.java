@@ -160,7 +160,7 @@ class ShuttleCommandTest {
         SelfSignedCertificate elsewhere = SelfSignedCertificate.generate(List.of("example.test"));
         Path ca = dir.resolve("elsewhere.pem");
         elsewhere.writeAuthorityPem(ca);
-        try (FixtureServer fixture = FixtureServer.startTls(0, elsewhere.serverContext())) {
+        try (FixtureServer fixture = FixtureServer.startTls(0, elsewhere)) {
             String url = fixture.uri("/json").toString();
             assertThat(run("get", "-v", "--insecure", url)).as(stderr()).isZero();
             assertThat(stdout()).isEqualTo("{\"a\":1}\n");

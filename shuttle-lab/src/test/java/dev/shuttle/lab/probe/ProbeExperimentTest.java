@@ -56,7 +56,7 @@ class ProbeExperimentTest {
         SelfSignedCertificate certificate = SelfSignedCertificate.generate();
         Path ca = dir.resolve("ca.pem");
         certificate.writeAuthorityPem(ca);
-        try (FixtureServer fixture = FixtureServer.startTls(0, certificate.serverContext())) {
+        try (FixtureServer fixture = FixtureServer.startTls(0, certificate)) {
             ProbeResult result = new ProbeExperiment(fixture.uri("/bytes?n=2048"), 5, ALL_BUT_BOUNDED,
                     Duration.ofSeconds(5), ClientTrust.pemFile(ca), ProgressSink.NONE).run(2);
             assertThat(result.trust()).isEqualTo("the certificates in " + ca);
@@ -80,7 +80,7 @@ class ProbeExperimentTest {
     @Test
     void insecureSkipsTheHostNameCheckInEveryClientAndVerificationDoesNot() throws Exception {
         SelfSignedCertificate elsewhere = SelfSignedCertificate.generate(List.of("example.test"));
-        try (FixtureServer fixture = FixtureServer.startTls(0, elsewhere.serverContext())) {
+        try (FixtureServer fixture = FixtureServer.startTls(0, elsewhere)) {
             ProbeResult insecure = new ProbeExperiment(fixture.uri("/json"), 2, ALL_BUT_BOUNDED,
                     Duration.ofSeconds(5), ClientTrust.insecure(), ProgressSink.NONE).run();
             for (ProbeResult.Row row : insecure.rows()) {

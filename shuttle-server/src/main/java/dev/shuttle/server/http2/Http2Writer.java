@@ -142,7 +142,9 @@ final class Http2Writer {
     private void flip(ByteBuffer out) throws IOException {
         out.flip();
         try {
-            connection.transport().write(out.array(), out.arrayOffset() + out.position(), out.remaining());
+            int length = out.remaining();
+            connection.transport().write(out.array(), out.arrayOffset() + out.position(), length);
+            connection.output().countWritten(length);
         } catch (IOException e) {
             connection.closeNow();
             throw e;

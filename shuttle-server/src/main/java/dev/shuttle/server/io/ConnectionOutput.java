@@ -95,6 +95,14 @@ public final class ConnectionOutput extends OutputStream {
         }
     }
 
+    /**
+     * Counts bytes another writer sent on the transport directly (HTTP/2's frame writer, under its write lock), so
+     * {@link #bytesWritten()} covers every protocol.
+     */
+    public void countWritten(int len) {
+        bytesWritten += len;
+    }
+
     private void send(byte[] b, int off, int len) throws IOException {
         transport.write(b, off, len);
         bytesWritten += len;

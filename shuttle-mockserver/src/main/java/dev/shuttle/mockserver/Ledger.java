@@ -1,0 +1,229 @@
+package dev.shuttle.mockserver;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The mock server's counts, fed by whichever engine serves the connections. Totals are exact for the server's whole
+ * life; per-connection records are kept for the open connections and the last {@link MockServer#KEPT_CONNECTIONS}
+ * closed ones, so a long-running server stays small. One lock guards everything; nothing blocks while holding it.
+ */
+final class Ledger {
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a connection closes or a request arrives. */
+    private final Condition changed = lock.newCondition();
+
+    private final Map<Long, Entry> open = new HashMap<>();
+    private final ArrayDeque<ConnectionRecord> closed = new ArrayDeque<>();
+    private final ArrayDeque<RecordedRequest> untaken = new ArrayDeque<>();
+    private long connections;
+    private long requests;
+    private long handshakes;
+    private long resumed;
+    private long bytesWrittenByClosed;
+
+    private static final class Entry {
+        final long id;
+        final LongSupplier written;
+        final LongSupplier read;
+        long requests;
+        boolean tls;
+        boolean resumed;
+
+        Entry(long id, LongSupplier written, LongSupplier read) {
+            this.id = id;
+            this.written = written;
+            this.read = read;
+        }
+
+        ConnectionRecord record(boolean stillOpen) {
+            return new ConnectionRecord(id, requests, tls, resumed, written.getAsLong(), read.getAsLong(), stillOpen);
+        }
+    }
+
+    void opened(long id, LongSupplier bytesWritten, LongSupplier bytesRead) {
+        lock.lock();
+        try {
+            connections++;
+            open.put(id, new Entry(id, bytesWritten, bytesRead));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void handshake(long id, boolean wasResumed) {
+        lock.lock();
+        try {
+            handshakes++;
+            if (wasResumed) {
+                resumed++;
+            }
+            Entry entry = open.get(id);
+            if (entry != null) {
+                entry.tls = true;
+                entry.resumed = wasResumed;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Counts a request on connection {@code id}; returns its sequence number there (1 for the first). */
+    long requestStarted(long id) {
+        lock.lock();
+        try {
+            requests++;
+            Entry entry = open.get(id);
+            return entry == null ? 1 : ++entry.requests;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void recorded(RecordedRequest request) {
+        lock.lock();
+        try {
+            untaken.add(request);
+            if (untaken.size() > MockServer.KEPT_CONNECTIONS) {
+                untaken.removeFirst();
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void closed(long id) {
+        lock.lock();
+        try {
+            Entry entry = open.remove(id);
+            if (entry == null) {
+                return;
+            }
+            ConnectionRecord record = entry.record(false);
+            bytesWrittenByClosed += record.bytesWritten();
+            closed.add(record);
+            if (closed.size() > MockServer.KEPT_CONNECTIONS) {
+                closed.removeFirst();
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long connections() {
+        lock.lock();
+        try {
+            return connections;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long requests() {
+        lock.lock();
+        try {
+            return requests;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long tlsHandshakes() {
+        lock.lock();
+        try {
+            return handshakes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long tlsResumed() {
+        lock.lock();
+        try {
+            return resumed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long openConnections() {
+        lock.lock();
+        try {
+            return open.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long bytesWritten() {
+        lock.lock();
+        try {
+            long total = bytesWrittenByClosed;
+            for (Entry entry : open.values()) {
+                total += entry.written.getAsLong();
+            }
+            return total;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    ReuseStats snapshot() {
+        lock.lock();
+        try {
+            List<ConnectionRecord> all = new ArrayList<>(closed);
+            long total = bytesWrittenByClosed;
+            for (Entry entry : open.values()) {
+                ConnectionRecord record = entry.record(true);
+                total += record.bytesWritten();
+                all.add(record);
+            }
+            all.sort((a, b) -> Long.compare(a.id(), b.id()));
+            return new ReuseStats(connections, requests, handshakes, resumed, total, open.size(), all);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean awaitOpenAtMost(long max, Duration timeout) throws InterruptedException {
+        long left = timeout.toNanos();
+        lock.lock();
+        try {
+            while (open.size() > max) {
+                if (left <= 0) {
+                    return false;
+                }
+                left = changed.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The oldest request not yet taken, waiting up to {@code timeout}; null if none came. */
+    RecordedRequest take(Duration timeout) throws InterruptedException {
+        long left = timeout.toNanos();
+        lock.lock();
+        try {
+            while (untaken.isEmpty()) {
+                if (left <= 0) {
+                    return null;
+                }
+                left = changed.awaitNanos(left);
+            }
+            return untaken.removeFirst();
+        } finally {
+            lock.unlock();
+        }
+    }
+}
