@@ -72,6 +72,8 @@ public final class Http2Session implements ProtocolSession {
     private boolean settingsSent;
 
     private final AtomicBoolean goAwaySent = new AtomicBoolean();
+    /** When a stream last opened or a handler last finished (context clock): the idle timeout runs from there. */
+    private volatile long lastStreamActivityNanos;
     private volatile boolean peerGoAway;
 
     public Http2Session(ServerConnection connection, Http2Options options) {
@@ -91,6 +93,7 @@ public final class Http2Session implements ProtocolSession {
         this.blocks = new HeaderBlockAssembler(limits);
         this.decoder = new HpackDecoder(limits);
         this.keepAliveTurns = new KeepAliveTurns(turn);
+        this.lastStreamActivityNanos = context.now();
         connection.transport().shareWithWriters(); // handlers write while the reader reads
     }
 
@@ -173,14 +176,31 @@ public final class Http2Session implements ProtocolSession {
         if (!context.parking || draining) {
             // Parking off (or impossible while the server shuts down): wait in a read, as thread-per-connection
             // servers do; the idle timeout applies only to a connection without open streams.
-            long millis = streams.active() > 0 ? Integer.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(context.idleNanos);
-            return fillBlocking(input, millis);
+            return awaitInRead(input);
         }
         n = keepAliveTurns.look(connection);
         if (n != 0) {
             return n < 0 ? Next.CLOSE : null;
         }
         return connection.toIdle() ? Next.PARK : Next.CLOSE;
+    }
+
+    /** Waits in a blocking read until bytes come or no stream has run for an idle timeout (then GOAWAY). */
+    private Next awaitInRead(ConnectionInput input) throws IOException {
+        while (true) {
+            input.usePerReadTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos())));
+            try {
+                return input.fill() < 0 ? Next.CLOSE : null;
+            } catch (SocketTimeoutException e) {
+                if (idleTimedOut()) {
+                    goAway(Http2ErrorCode.NO_ERROR, "idle");
+                    return Next.CLOSE;
+                }
+                // streams still run, or one ended lately: read on
+            } finally {
+                input.usePerReadTimeout(context.bodyReadMillis);
+            }
+        }
     }
 
     private Next fillBlocking(ConnectionInput input, long timeoutMillis) throws IOException {
@@ -311,6 +331,7 @@ public final class Http2Session implements ProtocolSession {
             return;
         }
         Http2Stream stream = streams.open(id);
+        lastStreamActivityNanos = context.now();
         if (!fits) {
             respondWithError(stream, frame.endStream(), 431, "request header fields too large");
             return;
@@ -410,6 +431,7 @@ public final class Http2Session implements ProtocolSession {
         } finally {
             Thread.interrupted(); // an interrupt left behind must not reach the next blocking call of this thread
             boolean unfinished = streams.handlerDone(stream);
+            lastStreamActivityNanos = context.now();
             if (unfinished) {
                 resetStream(stream.id, Http2ErrorCode.NO_ERROR);
             }
@@ -569,15 +591,32 @@ public final class Http2Session implements ProtocolSession {
         }
     }
 
+    /**
+     * How long a park may last. With streams open, one idle timeout, after which the connection looks again
+     * ({@link #parkedEnd}): their handlers may end without a read, and the last one's write re-parks with the
+     * reader's deadline, so no park can be allowed to last for ever. Without streams, what is left of the idle
+     * timeout since the last stream ended.
+     */
     @Override
     public long idleTimeoutNanos() {
-        return streams.active() > 0 ? Long.MAX_VALUE / 4 : context.idleNanos;
+        if (streams.active() > 0) {
+            return context.idleNanos;
+        }
+        return Math.max(0, lastStreamActivityNanos + context.idleNanos - context.now());
     }
 
     @Override
     public boolean parkedEnd(ServerConnection.End reason) {
+        if (reason == ServerConnection.End.DEADLINE && !idleTimedOut()) {
+            return true; // streams still run, or one ended lately: park again with a fresh deadline
+        }
         goAway(Http2ErrorCode.NO_ERROR, reason.toString());
         return reason == ServerConnection.End.SHUTDOWN && streams.active() > 0;
+    }
+
+    /** Idle timeout (Go's and Jetty's meaning for HTTP/2): no stream for a whole idle timeout. */
+    private boolean idleTimedOut() {
+        return streams.active() == 0 && context.now() - lastStreamActivityNanos >= context.idleNanos;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.HttpServer;
+import dev.shuttle.server.ServerTimeouts;
 import dev.shuttle.transport.tls.SelfSignedCertificate;
 import java.io.OutputStream;
 import java.net.URI;
@@ -11,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +55,59 @@ class Http2ParkingTest {
             assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
             assertThat(response.body()).isEqualTo("written to a parked connection");
             assertThat(parkedAgain.await(10, TimeUnit.SECONDS)).as("parked again after the write").isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionWhoseLastStreamEndedWhileParkedClosesAtTheIdleTimeout() throws Exception {
+        // The reader parks while the handler runs; the handler's write re-parks the connection after it. That park
+        // must still end at the idle timeout, though no stream remains and no byte will come.
+        CountDownLatch parked = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        try (HttpServer server = HttpServer.builder().tls(CERTIFICATE.serverContext())
+                .timeouts(ServerTimeouts.defaults().toBuilder().idle(Duration.ofMillis(300)).build())
+                .connectionListener((connection, from, to) -> {
+                    if (to == ConnectionState.PARKED) {
+                        parked.countDown();
+                    } else if (to == ConnectionState.CLOSED) {
+                        closed.countDown();
+                    }
+                })
+                .handler((request, response) -> {
+                    if (!parked.await(10, TimeUnit.SECONDS)) {
+                        throw new AssertionError("the connection never parked");
+                    }
+                    response.send("done");
+                }).start();
+             HttpClient client = HttpClient.newBuilder().sslContext(CERTIFICATE.clientContext()).build()) {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + server.port() + "/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            assertThat(closed.await(10, TimeUnit.SECONDS)).as("closed by the 300 ms idle timeout").isTrue();
+        }
+    }
+
+    @Test
+    void aStreamRunningLongerThanTheIdleTimeoutIsNotCutOff() throws Exception {
+        AtomicInteger closedEarly = new AtomicInteger();
+        AtomicInteger handlerDone = new AtomicInteger();
+        try (HttpServer server = HttpServer.builder().tls(CERTIFICATE.serverContext())
+                .timeouts(ServerTimeouts.defaults().toBuilder().idle(Duration.ofMillis(100)).build())
+                .connectionListener((connection, from, to) -> {
+                    if (to == ConnectionState.CLOSED && handlerDone.get() == 0) {
+                        closedEarly.incrementAndGet();
+                    }
+                })
+                .handler((request, response) -> {
+                    Thread.sleep(500); // five idle timeouts with a stream open: the connection parks and wakes meanwhile
+                    handlerDone.incrementAndGet();
+                    response.send("slow but whole");
+                }).start();
+             HttpClient client = HttpClient.newBuilder().sslContext(CERTIFICATE.clientContext()).build()) {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + server.port() + "/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.body()).isEqualTo("slow but whole");
+            assertThat(closedEarly).hasValue(0);
         }
     }
 
