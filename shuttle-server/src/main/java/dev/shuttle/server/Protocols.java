@@ -21,7 +21,9 @@ final class Protocols implements SessionFactory {
         if (http2.enabled() && "h2".equals(applicationProtocol)) {
             return new Http2Session(connection, http2);
         }
-        return new Http1Session(connection, KeepAliveTurn.YIELD, http2.enabled() && http2.cleartext() ? http2 : null);
+        // Upgrade: h2c is for cleartext only (RFC 9113 3.1); over TLS, HTTP/2 is ALPN's to choose.
+        boolean upgradable = http2.enabled() && http2.cleartext() && connection.tls() == null;
+        return new Http1Session(connection, KeepAliveTurn.YIELD, upgradable ? http2 : null);
     }
 
     /**

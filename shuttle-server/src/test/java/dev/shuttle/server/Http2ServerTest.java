@@ -176,4 +176,53 @@ class Http2ServerTest {
                 assertThat(event.connection().protocol()).isEqualTo(HttpVersion.HTTP_2));
         assertThat(server.stats().requests()).isEqualTo(1);
     }
+    @Test
+    void upgradeToH2cOverTlsIsIgnoredAndAnsweredInHttp11() throws Exception {
+        server.close();
+        server = start(CERTIFICATE.serverContext());
+        try (javax.net.ssl.SSLSocket socket = tlsSocket("http/1.1")) {
+            socket.getOutputStream().write(("GET /u HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                    + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertThat(answer).as("h2c is cleartext only (RFC 9113 3.1)").isEqualTo("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void aTlsConnectionThatWaitsAfterItsHandshakeStillSaysHttp2() throws Exception {
+        server.close();
+        server = start(CERTIFICATE.serverContext());
+        try (javax.net.ssl.SSLSocket socket = tlsSocket("h2")) {
+            assertThat(socket.getApplicationProtocol()).isEqualTo("h2");
+            // Nothing after the handshake for a moment: the server parks the connection, its session already made.
+            socket.setSoTimeout(200);
+            try {
+                socket.getInputStream().read();
+            } catch (java.net.SocketTimeoutException expected) {
+                // the server waits for the preface
+            }
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}); // SETTINGS
+            // HEADERS, END_STREAM | END_HEADERS, stream 1: GET https :path / , :authority x (HPACK static entries)
+            out.write(new byte[] {0, 0, 6, 1, 5, 0, 0, 0, 1, (byte) 0x82, (byte) 0x87, (byte) 0x84, 0x41, 1, 'x'});
+            out.flush();
+            states.awaitCount(ConnectionState.ACTIVE, 1);
+            assertThat(states.events()).allSatisfy(event ->
+                    assertThat(event.connection().protocol()).isEqualTo(HttpVersion.HTTP_2));
+        }
+    }
+
+    private javax.net.ssl.SSLSocket tlsSocket(String applicationProtocol) throws IOException {
+        javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) CERTIFICATE.clientContext().getSocketFactory()
+                .createSocket("127.0.0.1", server.port());
+        javax.net.ssl.SSLParameters parameters = socket.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {applicationProtocol});
+        socket.setSSLParameters(parameters);
+        socket.setSoTimeout(10_000);
+        socket.startHandshake();
+        return socket;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.shuttle.server.core;
 
+import dev.shuttle.wire.HttpVersion;
 import java.io.IOException;
 
 /**
@@ -23,6 +24,11 @@ public interface ProtocolSession {
      * nothing to read or must close. {@code headDeadline} bounds the first request's head.
      */
     Next serve(long headDeadline) throws IOException;
+
+    /** The protocol this session speaks (an h2c upgrade replaces the session, and the connection learns it then). */
+    default HttpVersion version() {
+        return HttpVersion.HTTP_1_1;
+    }
 
     /** How long the connection may stay parked from now: the idle timeout, or longer while streams are open. */
     long idleTimeoutNanos();

@@ -302,7 +302,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
                 if (more == 0) {
                     // Handshaken but no request yet (TLS 1.3 clients send it right behind their Finished; others
                     // after a round trip): park, still NEW, until the first request byte or the header deadline.
-                    session = context.sessions.create(this, applicationProtocol);
+                    useSession(applicationProtocol);
                     parkDeadline = context.now() + context.headerReadNanos;
                     return readerIdle(false) ? Established.PARKED : Established.CLOSE;
                 }
@@ -310,11 +310,14 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         } else if (context.sessions.cleartextHttp2() && startsWithPreface()) {
             applicationProtocol = "h2";
         }
-        session = context.sessions.create(this, applicationProtocol);
-        if ("h2".equals(applicationProtocol)) {
-            protocol = HttpVersion.HTTP_2;
-        }
+        useSession(applicationProtocol);
         return Established.SERVE;
+    }
+
+    /** Creates the protocol session for what ALPN or the preface chose, and says which protocol it speaks. */
+    private void useSession(String applicationProtocol) {
+        session = context.sessions.create(this, applicationProtocol);
+        protocol = session.version();
     }
 
     /**

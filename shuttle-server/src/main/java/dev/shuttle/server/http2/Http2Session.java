@@ -8,6 +8,7 @@ import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
 import dev.shuttle.server.io.ConnectionInput;
 import dev.shuttle.wire.hpack.HpackDecoder;
+import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.HeaderBlockAssembler;
@@ -623,6 +624,11 @@ public final class Http2Session implements ProtocolSession {
     public void shutdown() {
         goAway(Http2ErrorCode.NO_ERROR, "shutting down");
         closeIfFinished();
+    }
+
+    @Override
+    public HttpVersion version() {
+        return HttpVersion.HTTP_2;
     }
 
     @Override
