@@ -252,6 +252,7 @@ final class GetCommand implements Callable<Integer> {
                 case SKIPPED_CLOSE -> "the connection could not be reused (Connection: close or close-delimited)";
                 case SKIPPED_LENGTH -> "Content-Length left more than the byte cap unread: closed, nothing read";
                 case SKIPPED_POLICY -> "the drain policy is none: connection closed at once";
+                case RESET_STREAM -> "HTTP/2: the stream was reset (RST_STREAM), the connection carries on";
             };
         }
     }
