@@ -66,6 +66,8 @@ final class Http2Reader {
         try {
             if (wake == ReadinessWatcher.Wake.DEADLINE) {
                 ping();
+            } else if (wake == ReadinessWatcher.Wake.READABLE) {
+                fillNow(); // what woke us, read before anything decides to park again (readiness is level-triggered)
             }
             loop();
         } catch (Http2Exception e) {
@@ -122,6 +124,23 @@ final class Http2Reader {
             }
             ping();
             return;
+        } finally {
+            buffer.flip();
+        }
+        if (n < 0) {
+            throw new EOFException("the server closed the HTTP/2 connection");
+        }
+    }
+
+    /**
+     * One read without waiting: readiness may have been a TLS record without application bytes, and a blocking read
+     * would then hold this thread on an idle connection.
+     */
+    private void fillNow() throws IOException {
+        buffer.compact();
+        int n;
+        try {
+            n = connection.transport.readNow(buffer);
         } finally {
             buffer.flip();
         }

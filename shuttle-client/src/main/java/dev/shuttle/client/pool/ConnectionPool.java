@@ -850,6 +850,21 @@ public final class ConnectionPool implements AutoCloseable {
         }
     }
 
+    /** The multiplexed connections open to {@code origin} (for tests and diagnostics). */
+    public List<PooledConnection> multiplexedConnections(Origin origin) {
+        lock.lock();
+        try {
+            OriginPool pool = origins.get(origin);
+            List<PooledConnection> connections = new ArrayList<>();
+            if (pool != null) {
+                pool.multiplexed.forEach(entry -> connections.add(entry.connection));
+            }
+            return connections;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Requests of {@code origin} waiting for a connection right now. */
     public int waitingCount(Origin origin) {
         lock.lock();
