@@ -105,14 +105,15 @@ public final class JettyH2Server implements AutoCloseable {
             response.getHeaders().put(HttpHeader.CONTENT_LENGTH, size);
             response.write(true, ByteBuffer.wrap(body), callback);
         } else if (path.equals("/echo")) {
-            Content.Source.asByteBufferAsync(request).whenComplete((body, failure) -> {
-                if (failure != null) {
-                    callback.failed(failure);
-                } else {
-                    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
-                    response.write(true, body, callback);
-                }
-            });
+            ByteBuffer body;
+            try {
+                body = Content.Source.asByteBuffer(request); // a blocking handler: reading inline is allowed
+            } catch (java.io.IOException e) {
+                callback.failed(e);
+                return;
+            }
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.remaining());
+            response.write(true, body, callback);
         } else {
             byte[] body = ("hello " + path + " over " + request.getConnectionMetaData().getProtocol())
                     .getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -148,7 +149,11 @@ public final class JettyH2Server implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        server.stop();
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("Jetty did not stop", e);
+        }
     }
 }
