@@ -19,6 +19,7 @@ import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.Http2Window;
+import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
 import dev.shuttle.wire.http2.WindowUpdatePolicy;
@@ -86,6 +87,12 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private final Map<Integer, Http2Stream> streams = new HashMap<>();
     /** Streams queued but not yet given an id by the writer. */
     private int queuedStreams;
+    /** Open streams still waiting for END_STREAM (or a reset) from the server: the reader must keep reading. */
+    private int awaitingServer;
+    /** The reader is in (or about to enter) a blocking read. */
+    private boolean readerBlocked;
+    /** A PING was queued to wake a reader blocked in a read on a connection that went quiet. */
+    private boolean wakePingQueued;
     private int nextStreamId = 1;
     /** False after GOAWAY, a failure or close: no new stream. */
     private boolean accepting = true;
@@ -110,6 +117,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
      * allow, as Go's transport assumes; a server that allows fewer refuses the rest, which are retried.
      */
     static final int INITIAL_CAPACITY = 100;
+    /** Payload of the PING that wakes a blocked reader; the reader ignores its ACK. */
+    static final long WAKE_PING = 0x5368_7574_746c_6521L;
 
     public Http2Connection(long id, Origin origin, Transport transport, BufferPool buffers, ReadinessWatcher watcher,
                            LongSupplier clock, Http2Options options) {
@@ -298,6 +307,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         assert lock.isHeldByCurrentThread();
         queuedStreams--;
         if (stream.isClosed()) {
+            wakeQuietReaderLocked(); // reset before it left: it may have been all the reader waited for
             return false;
         }
         if (!accepting || nextStreamId < 0) {
@@ -312,6 +322,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         stream.receiveWindow = new Http2Window(stream.id, options.streamWindow());
         stream.receivePolicy = new WindowUpdatePolicy(options.streamWindow());
         streams.put(stream.id, stream);
+        awaitingServer++;
         stream.changed.signalAll();
         return true;
     }
@@ -463,11 +474,47 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     }
 
     private void closeLocked(Http2Stream stream) {
+        if (stream.state == Http2Stream.State.OPEN && !stream.remoteEnd) {
+            awaitingServer--;
+        }
         stream.state = Http2Stream.State.CLOSED;
         if (stream.id != 0) {
             streams.remove(stream.id);
         }
         stream.changed.signalAll();
+        wakeQuietReaderLocked();
+    }
+
+    /**
+     * When the reader is blocked in a read but nothing is left for it to wait for (we reset the last stream it
+     * served), it would sit there until the server sends something, holding a thread and a buffer on an idle
+     * connection: a PING makes the server send something, and its ACK wakes the reader, which then stops.
+     */
+    private void wakeQuietReaderLocked() {
+        if (readerBlocked && !wakePingQueued && quietLocked() && io == Io.ACTIVE && failure == null) {
+            wakePingQueued = true;
+            writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(WAKE_PING, false), false));
+        }
+    }
+
+    /** END_STREAM arrived on {@code stream} (reader). */
+    void remoteEndLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        if (!stream.remoteEnd) {
+            stream.remoteEnd = true;
+            if (stream.state == Http2Stream.State.OPEN) {
+                awaitingServer--;
+            }
+        }
+    }
+
+    /** The reader goes into a blocking read (true) or came out of one (false). */
+    void readerBlockedLocked(boolean blocked) {
+        assert lock.isHeldByCurrentThread();
+        readerBlocked = blocked;
+        if (!blocked) {
+            wakePingQueued = false;
+        }
     }
 
     Http2Stream streamLocked(int streamId) {
@@ -587,10 +634,13 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         Thread.ofVirtual().name("shuttle-h2-reader-" + id).start(() -> reader.run(wake));
     }
 
-    /** Whether the reader may stop now: nothing open, nothing queued to open, nothing half-read (reader thread). */
+    /**
+     * Whether the reader may stop: no stream waits for anything from the server (those in the map have their
+     * END_STREAM and wait only for the writer to send theirs) and none is queued to open.
+     */
     boolean quietLocked() {
         assert lock.isHeldByCurrentThread();
-        return streams.isEmpty() && queuedStreams == 0;
+        return awaitingServer == 0 && queuedStreams == 0;
     }
 
     /**
@@ -625,7 +675,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     /** Decides to park: moves to PARKING when nothing runs and nothing is open. */
     private boolean parkableLocked() {
-        if (io == Io.ACTIVE && !readerRunning && !writer.isRunningLocked() && quietLocked()) {
+        if (io == Io.ACTIVE && !readerRunning && !writer.isRunningLocked() && quietLocked() && streams.isEmpty()) {
             io = Io.PARKING;
             return true;
         }
@@ -710,15 +760,18 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         reader.run(reason);
     }
 
-    /** The reader loop ended with a failure (its thread ends). */
+    /**
+     * The reader loop ended with a failure (its thread ends, still holding the reader's buffer). The connection is
+     * failed first, so no new reader can start on the same {@link Http2Reader} before this thread let go of it.
+     */
     void readerFailed(IOException cause, Http2ErrorCode goAway) {
+        failed(cause, goAway);
         lock.lock();
         try {
             readerRunning = false;
         } finally {
             lock.unlock();
         }
-        failed(cause, goAway);
     }
 
     /** For tests: the I/O state. */

@@ -63,6 +63,7 @@ final class Http2Reader {
     /** The reader thread's body: {@code wake} is why it starts (null: a stream opened, or the connection is new). */
     void run(ReadinessWatcher.Wake wake) {
         take();
+        boolean stopped = false;
         try {
             if (wake == ReadinessWatcher.Wake.DEADLINE) {
                 ping();
@@ -70,6 +71,9 @@ final class Http2Reader {
                 fillNow(); // what woke us, read before anything decides to park again (readiness is level-triggered)
             }
             loop();
+            // Stopped: the buffers went back before the connection learned it, so a reader started right after
+            // may own them (and this object) already; this thread must not touch them again.
+            stopped = true;
         } catch (Http2Exception e) {
             connection.readerFailed(e, e.error());
         } catch (EOFException e) {
@@ -80,7 +84,9 @@ final class Http2Reader {
         } catch (RuntimeException e) {
             connection.readerFailed(new IOException("HTTP/2 reader failed", e), Http2ErrorCode.INTERNAL_ERROR);
         } finally {
-            give();
+            if (!stopped) {
+                give(); // failed: the connection is closed, no other reader can start
+            }
         }
     }
 
@@ -126,6 +132,12 @@ final class Http2Reader {
             return;
         } finally {
             buffer.flip();
+            connection.lock.lock();
+            try {
+                connection.readerBlockedLocked(false);
+            } finally {
+                connection.lock.unlock();
+            }
         }
         if (n < 0) {
             throw new EOFException("the server closed the HTTP/2 connection");
@@ -156,14 +168,15 @@ final class Http2Reader {
     private boolean mayStop() {
         connection.lock.lock();
         try {
-            if (!connection.quietLocked() || pingOutstanding || blocks.inProgress() || !prefaceSeen) {
+            if (!connection.quietLocked() || pingOutstanding || blocks.inProgress() || !prefaceSeen
+                    || connection.transport.hasBufferedInput()) {
+                // Read on. Marked under the lock that closes streams, so a reset of the last stream sees it and
+                // wakes this read with a PING (see Http2Connection.closeLocked).
+                connection.readerBlockedLocked(true);
                 return false;
             }
         } finally {
             connection.lock.unlock();
-        }
-        if (connection.transport.hasBufferedInput()) {
-            return false;
         }
         give();
         connection.transport.releaseBuffers();
@@ -390,7 +403,7 @@ final class Http2Reader {
                     + " bytes, but content-length " + stream.declaredLength);
             return;
         }
-        stream.remoteEnd = true;
+        connection.remoteEndLocked(stream);
         if (!stream.localEnd) {
             // The server answered before reading the whole request: stop sending it (RFC 9113 section 8.1).
             connection.stopSendingLocked(stream, true);

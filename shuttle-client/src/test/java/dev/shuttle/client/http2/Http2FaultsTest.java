@@ -160,6 +160,26 @@ class Http2FaultsTest {
     }
 
     @Test
+    void closingTheLastUnreadBodyWakesTheBlockedReaderWithAPingAndTheConnectionParks() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/big")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "1000000"), false);
+        Response response = call.get(5, TimeUnit.SECONDS);
+        Http2Connection connection = onlyConnection();
+        response.close(); // the reader is blocked in a read for this stream's DATA, which will never come now
+
+        assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(request.streamId());
+        // The peer sends nothing more on its own: only the client's PING (answered by expect) lets the reader out.
+        PingFrame ping = conn.expect(PingFrame.class);
+        assertThat(ping.ack()).isFalse();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        assertThat(ThreadDump.named("shuttle-h2-reader-")).isEmpty();
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
     void aServerThatStopsReadingBlocksTheUploadUntilTheCallTimeoutResetsOnlyItsStream() throws Exception {
         Request upload = Request.newBuilder(peer.url("/upload"))
                 .POST(BodyPublisher.ofBytes(new byte[1 << 20]))
