@@ -131,8 +131,9 @@ class JettyInteropTest {
     void closingUnreadBodiesResetsTheirStreamsAndReturnsTheirCredit() throws Exception {
         // 24 bodies of 2 MiB, each closed once the server has filled its 1 MiB stream window: 24 MiB in all, more
         // than the 16 MiB connection window, so the connection stalls unless every reset gave its credit back.
+        RecordingTrace trace = new RecordingTrace();
         try (JettyH2Server server = new JettyH2Server(JettyH2Server.Mode.H2C, CERTIFICATE, 100, 30_000);
-             HttpClient client = HttpClient.builder().http2PriorKnowledge(true)
+             HttpClient client = HttpClient.builder().http2PriorKnowledge(true).trace(trace)
                      .callTimeout(Duration.ofSeconds(10)).build()) {
             for (int i = 0; i < 24; i++) {
                 Response response = client.send(Request.get(server.url("/bytes/" + (2 << 20))));
@@ -144,6 +145,7 @@ class JettyInteropTest {
             }
             assertThat(client.stats().drains(DrainOutcome.RESET_STREAM)).isEqualTo(24);
             assertThat(client.stats().bytesDiscarded()).isEqualTo(24L * Http2Options.DEFAULT_STREAM_WINDOW);
+            assertThat(trace.retryCauses).isEmpty();
             assertThat(client.stats().connectionsOpened()).isEqualTo(1);
             ClientInternals.awaitSettled(client);
         }
