@@ -10,17 +10,23 @@ import dev.shuttle.client.Response;
 import dev.shuttle.lab.clients.ShuttleLabClient;
 import dev.shuttle.lab.probe.ProbeErrors;
 import dev.shuttle.lab.probe.ProbeTarget;
+import dev.shuttle.lab.tls.ClientTrust;
+import dev.shuttle.lab.tls.TlsDetails;
+import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,13 +34,23 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code shuttle get URL -v}: one request (or a few, to watch reuse) with Shuttle's client, printing the exchange
  * like {@code curl -v} plus Shuttle's own events: whether the connection was new or reused and why, connect and
- * first-byte timings, and what closing the body did to the connection.
+ * first-byte timings, what closing the body did to the connection, and over https what the TLS handshake settled
+ * (protocol, cipher suite, ALPN, resumed or full, its time, the server's certificate).
  */
 @Command(name = "get", mixinStandardHelpOptions = true,
         description = "GET a URL with Shuttle's client; -v prints the exchange and Shuttle's events on stderr.")
 final class GetCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "URL", description = "http:// URL.")
+    @Parameters(index = "0", paramLabel = "URL", description = "http:// or https:// URL.")
     String url;
+
+    @Option(names = "--cacert", paramLabel = "FILE",
+            description = "https: trust exactly the certificates in this PEM file (e.g. the one shuttle serve --tls "
+                    + "prints) instead of the JDK's trust store.")
+    Path caCert;
+
+    @Option(names = {"-k", "--insecure"},
+            description = "https: accept any certificate for any host name (nothing is verified). For tests only.")
+    boolean insecure;
 
     @Option(names = {"-v", "--verbose"}, description = "Print the trace on stderr, like curl -v.")
     boolean verbose;
@@ -66,9 +82,21 @@ final class GetCommand implements Callable<Integer> {
                     ? "unknown policy '" + policy + "': default, bounded or none" : e.getMessage()));
             return 2;
         }
+        ClientTrust trust;
+        try {
+            trust = caCert == null && !insecure ? null : ClientTrust.fromOptions(caCert, insecure);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            System.err.println("shuttle get: " + e.getMessage());
+            return 2;
+        }
         PrintStream err = System.err;
-        TracePrinter trace = new TracePrinter(err, verbose);
-        try (HttpClient client = HttpClient.builder()
+        TracePrinter trace = new TracePrinter(err, verbose,
+                trust == null ? "the JDK's trust store" : trust.description());
+        HttpClient.Builder builder = HttpClient.builder();
+        if (trust != null) {
+            builder.sslContext(trust.newContext()).hostnameVerification(trust.verifiesHostnames());
+        }
+        try (HttpClient client = builder
                 .drainPolicy(drain.drainPolicy())
                 .connectTimeout(timeout)
                 .responseHeaderTimeout(timeout)
@@ -96,7 +124,8 @@ final class GetCommand implements Callable<Integer> {
                         err.println("* closing the body unread (status " + response.status() + ")");
                     }
                 } catch (IOException e) {
-                    err.println("shuttle get: " + ProbeErrors.describe(e, uri));
+                    err.println("shuttle get: " + ProbeErrors.describe(e, uri)
+                            + (trust == null ? ProbeErrors.tlsHint(e) : ""));
                     return 1;
                 }
                 trace.awaitBodyClosed();
@@ -106,6 +135,10 @@ final class GetCommand implements Callable<Integer> {
                 err.printf("* client: %d requests, %d on reused connections, %d connections opened, %d bytes "
                         + "discarded by drains%n", stats.requests(), stats.reusedRequests(),
                         stats.connectionsOpened(), stats.bytesDiscarded());
+                if (trace.tlsHandshakes() > 0) {
+                    err.printf("* client: %d TLS handshakes, %d of them resumed%n", trace.tlsHandshakes(),
+                            trace.tlsResumed());
+                }
             }
         }
         return 0;
@@ -139,14 +172,26 @@ final class GetCommand implements Callable<Integer> {
 
         private final PrintStream out;
         private final boolean verbose;
+        private final String trustDescription;
         private final Semaphore bodyClosed = new Semaphore(0);
+        private final AtomicLong tlsHandshakes = new AtomicLong();
+        private final AtomicLong tlsResumed = new AtomicLong();
         private volatile long startNanos; // written by the caller's thread before each request
         private volatile long connectStartNanos;
         private volatile DrainOutcome lastOutcome; // written by whichever thread reports bodyClosed
 
-        TracePrinter(PrintStream out, boolean verbose) {
+        TracePrinter(PrintStream out, boolean verbose, String trustDescription) {
             this.out = out;
             this.verbose = verbose;
+            this.trustDescription = trustDescription;
+        }
+
+        long tlsHandshakes() {
+            return tlsHandshakes.get();
+        }
+
+        long tlsResumed() {
+            return tlsResumed.get();
         }
 
         void startRequest() {
@@ -189,6 +234,34 @@ final class GetCommand implements Callable<Integer> {
         }
 
         @Override
+        public void tlsHandshakeStart(Origin origin) {
+            print("TLS handshake with " + origin.authority() + ", trusting " + trustDescription + "...");
+        }
+
+        @Override
+        public void tlsHandshakeDone(Origin origin, TlsInfo tls, IOException error) {
+            if (tls == null) {
+                print("TLS handshake failed: " + (error == null ? "?" : error.getMessage()));
+                return;
+            }
+            tlsHandshakes.incrementAndGet();
+            if (tls.resumed()) {
+                tlsResumed.incrementAndGet();
+            }
+            if (!verbose) {
+                return;
+            }
+            print(String.format(Locale.ROOT, "TLS connection using %s / %s: %s in %.3f ms", tls.protocol(),
+                    tls.cipherSuite(), tls.resumed() ? "session RESUMED" : "full handshake",
+                    tls.handshakeTime().toNanos() / 1e6));
+            print("ALPN: " + (tls.applicationProtocol() == null || tls.applicationProtocol().isEmpty()
+                    ? "none negotiated (HTTP/1.1 assumed)" : "server accepted " + tls.applicationProtocol()));
+            for (String line : TlsDetails.certificateLines(tls)) {
+                print(line);
+            }
+        }
+
+        @Override
         public void gotConn(ConnectionInfo c) {
             String why;
             if (!c.reused()) {
@@ -205,7 +278,7 @@ final class GetCommand implements Callable<Integer> {
                 why = "REUSED connection, handed over directly";
             }
             print("connection #" + c.id() + " " + hostPort(c.localAddress()) + " -> " + hostPort(c.remoteAddress())
-                    + ": " + why);
+                    + (c.tls() != null ? " (" + c.tls().protocol() + ")" : "") + ": " + why);
         }
 
         @Override

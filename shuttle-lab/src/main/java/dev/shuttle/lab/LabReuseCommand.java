@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
 /** {@code shuttle lab reuse}: the seeds' experiment, every case against every client. */
 @Command(name = "reuse", mixinStandardHelpOptions = true,
         description = "For each case and client: N sequential GETs that close the body unread (or decode JSON, or "
-                + "read to EOF for the control); new connections and bytes counted at the fixture server.")
+                + "read to EOF for the control); new connections and bytes (and with --tls, TLS handshakes) counted "
+                + "at the fixture server.")
 final class LabReuseCommand implements Callable<Integer> {
     @Option(names = "--requests", defaultValue = "100", description = "Requests per cell (default ${DEFAULT-VALUE}).")
     int requests;
@@ -38,6 +39,12 @@ final class LabReuseCommand implements Callable<Integer> {
             description = "Delay added to every new connection by the lab's TCP relay, e.g. 20ms "
                     + "(default ${DEFAULT-VALUE}: direct).")
     Duration dialDelay;
+
+    @Option(names = "--tls",
+            description = "HTTPS instead of HTTP: the fixture gets a certificate generated for the run, every client "
+                    + "trusts its authority and speaks HTTP/1.1 only; TLS handshakes (and resumed ones) are counted "
+                    + "at the fixture beside new connections. Combines with --dial-delay.")
+    boolean tls;
 
     @Option(names = "--clients", defaultValue = "shuttle,shuttle-bounded,shuttle-none,jdk,okhttp,apache,jetty",
             description = "Comma-separated clients (default ${DEFAULT-VALUE}).")
@@ -69,6 +76,7 @@ final class LabReuseCommand implements Callable<Integer> {
                 .slowRequests(slowRequests)
                 .rounds(rounds)
                 .dialDelay(dialDelay)
+                .tls(tls)
                 .warmup(warmup)
                 .build();
         ProgressSink progress = report.progress();

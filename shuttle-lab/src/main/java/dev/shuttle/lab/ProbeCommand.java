@@ -6,7 +6,10 @@ import dev.shuttle.lab.probe.ProbeReport;
 import dev.shuttle.lab.probe.ProbeResult;
 import dev.shuttle.lab.probe.ProbeTarget;
 import dev.shuttle.lab.report.ProgressSink;
+import dev.shuttle.lab.tls.ClientTrust;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,6 +33,15 @@ final class ProbeCommand implements Callable<Integer> {
                     + "shuttle, shuttle-bounded, shuttle-none, jdk, okhttp, apache, jetty.")
     String clients;
 
+    @Option(names = "--cacert", paramLabel = "FILE",
+            description = "https: every client trusts exactly the certificates in this PEM file instead of the JDK's "
+                    + "trust store.")
+    Path caCert;
+
+    @Option(names = {"-k", "--insecure"},
+            description = "https: every client accepts any certificate for any host name. For tests only.")
+    boolean insecure;
+
     @Option(names = "--timeout", defaultValue = "10s", converter = DurationConverter.class,
             description = "Connect and response timeout per call (default ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -45,15 +57,17 @@ final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         URI uri;
+        ClientTrust trust;
         try {
             uri = ProbeTarget.parse(url);
-        } catch (IllegalArgumentException e) {
+            trust = caCert == null && !insecure ? null : ClientTrust.fromOptions(caCert, insecure);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
             System.err.println("shuttle probe: " + e.getMessage());
             return 2;
         }
         ProgressSink progress = report.progress();
-        ProbeResult result = new ProbeExperiment(uri, requests, ClientKind.parseList(clients), timeout, progress)
-                .run(warmup);
+        ProbeResult result = new ProbeExperiment(uri, requests, ClientKind.parseList(clients), timeout, trust,
+                progress).run(warmup);
         System.out.print(ProbeReport.text(result));
         report.writeJson(ProbeReport.json(result));
         boolean allFailed = result.rows().stream().allMatch(r -> r.completed() == 0);

@@ -2,6 +2,11 @@ package dev.shuttle.lab;
 
 import dev.shuttle.lab.fixture.FixtureServer;
 import dev.shuttle.lab.relay.DialDelayRelay;
+import dev.shuttle.transport.tls.SelfSignedCertificate;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -20,32 +25,96 @@ final class ServeCommand implements Callable<Integer> {
             description = "Also start the dial-delay relay in front of the fixture, e.g. 20ms.")
     Duration dialDelay;
 
+    @Option(names = "--tls",
+            description = "Serve HTTPS with a certificate generated at start (an authority and a leaf for localhost, "
+                    + "127.0.0.1 and ::1); the authority's PEM file is printed, for --cacert.")
+    boolean tls;
+
+    @Option(names = "--cacert-out", paramLabel = "FILE",
+            description = "With --tls: write the authority's certificate (PEM) here and keep it (default: a temporary "
+                    + "file, deleted when the server stops).")
+    Path caCertOut;
+
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) {
             System.err.println("shuttle serve: port must be in 0..65535, got " + port);
             return 2;
         }
-        FixtureServer fixture = FixtureServer.start(port);
-        DialDelayRelay relay = dialDelay.isZero() ? null : new DialDelayRelay(fixture.address(), dialDelay).start();
+        if (caCertOut != null && !tls) {
+            System.err.println("shuttle serve: --cacert-out needs --tls");
+            return 2;
+        }
+        Serving serving = start(System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            serving.close();
+            stopped.countDown();
+        }, "shuttle-serve-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** Starts the fixture (and relay), prints where they listen and, over TLS, where the authority is. */
+    Serving start(PrintStream out) throws IOException {
+        Path caFile = null;
+        Path temporaryCa = null;
+        FixtureServer fixture;
+        if (tls) {
+            SelfSignedCertificate certificate = SelfSignedCertificate.generate();
+            caFile = caCertOut != null ? caCertOut.toAbsolutePath()
+                    : (temporaryCa = Files.createTempFile("shuttle-fixture-ca-", ".pem"));
+            certificate.writeAuthorityPem(caFile);
+            fixture = FixtureServer.startTls(port, certificate.serverContext());
+        } else {
+            fixture = FixtureServer.start(port);
+        }
+        DialDelayRelay relay;
+        try {
+            relay = dialDelay.isZero() ? null : new DialDelayRelay(fixture.address(), dialDelay).start();
+        } catch (IOException | RuntimeException e) {
+            fixture.close();
+            deleteQuietly(temporaryCa);
+            throw e;
+        }
+        String scheme = fixture.scheme();
+        out.println("fixture server listening on " + scheme + "://127.0.0.1:" + fixture.port() + "/");
+        if (relay != null) {
+            out.println("dial-delay relay (" + dialDelay.toMillis() + " ms per new connection) on " + scheme
+                    + "://127.0.0.1:" + relay.port() + "/");
+        }
+        if (caFile != null) {
+            out.println("CA certificate: " + caFile + (temporaryCa != null ? " (deleted when the server stops)" : ""));
+            out.println("  curl --cacert " + caFile + " https://127.0.0.1:" + fixture.port() + "/");
+            out.println("  ./shuttle get --cacert " + caFile + " https://127.0.0.1:" + fixture.port() + "/ -v");
+        }
+        out.println("""
+                endpoints: /bytes?n=N  /chunked?n=N  /pause?ms=P&n=N  /tail?ms=T&n=N  /close?n=N  /json
+                           /json-chunked  /json-late-end?ms=L  /throttle?n=N&bps=R   (Ctrl-C to stop)""");
+        out.flush();
+        return new Serving(fixture, relay, temporaryCa);
+    }
+
+    /** What {@link #start} started; closing stops it and deletes a temporary authority file. */
+    record Serving(FixtureServer fixture, DialDelayRelay relay, Path temporaryCa) implements AutoCloseable {
+        @Override
+        public void close() {
             if (relay != null) {
                 relay.close();
             }
             fixture.close();
-            stopped.countDown();
-        }, "shuttle-serve-shutdown"));
-        System.out.println("fixture server listening on http://127.0.0.1:" + fixture.port() + "/");
-        if (relay != null) {
-            System.out.println("dial-delay relay (" + dialDelay.toMillis() + " ms per new connection) on http://"
-                    + "127.0.0.1:" + relay.port() + "/");
+            deleteQuietly(temporaryCa);
         }
-        System.out.println("""
-                endpoints: /bytes?n=N  /chunked?n=N  /pause?ms=P&n=N  /tail?ms=T&n=N  /close?n=N  /json
-                           /json-chunked  /json-late-end?ms=L  /throttle?n=N&bps=R   (Ctrl-C to stop)""");
-        System.out.flush();
-        stopped.await();
-        return 0;
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a temporary file left behind in /tmp is harmless
+        }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.shuttle.lab.fixture.FixtureServer;
+import dev.shuttle.transport.tls.SelfSignedCertificate;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -12,6 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,6 +78,114 @@ class ShuttleCommandTest {
     }
 
     @Test
+    void labReuseOverTlsCountsAHandshakePerNewConnectionThroughTheRelay(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("reuse-tls.json");
+        Path html = dir.resolve("reuse-tls.html");
+        int code = run("lab", "reuse", "--tls", "--dial-delay", "5ms", "--clients", "shuttle-none,okhttp",
+                "--cases", "cl-2k,close", "--requests", "6", "--rounds", "1", "--warmup", "2", "--no-progress",
+                "--json", json.toString(), "--html", html.toString());
+        assertThat(code).as(stderr()).isZero();
+        assertThat(stdout()).contains("(HTTP/1.1 over TLS)").contains("TLS handshakes per cell, full and resumed")
+                .contains("dial delay 5 ms (through the relay)");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.get("parameters").get("tls").asBoolean()).isTrue();
+        assertThat(root.get("cells")).hasSize(4);
+        for (JsonNode cell : root.get("cells")) {
+            String name = cell.get("client").asText() + " × " + cell.get("case").asText();
+            assertThat(cell.get("errors").asInt()).as(name).isZero();
+            long connections = cell.get("newConnections").get("median").asLong();
+            long handshakes = cell.get("tlsHandshakes").get("median").asLong();
+            long resumed = cell.get("tlsResumed").asLong();
+            assertThat(handshakes).as(name + ": one handshake per new connection").isEqualTo(connections);
+            assertThat(resumed).as(name + ": a client's first handshake is always full")
+                    .isLessThanOrEqualTo(handshakes - 1);
+            boolean churns = cell.get("case").asText().equals("close") || cell.get("client").asText()
+                    .equals("shuttle-none");
+            assertThat(connections).as(name).isEqualTo(churns ? 6 : 1);
+            if (churns) {
+                assertThat(resumed).as(name + ": later connections resume the client's own session").isPositive();
+            }
+        }
+        assertThat(Files.readString(html)).contains("TLS handshakes per cell");
+    }
+
+    @Test
+    void serveTlsPrintsTheAuthorityThatGetTrustsAndDeletesItWhenStopped() throws Exception {
+        ServeCommand serve = new CommandLine(new ServeCommand()).parseArgs("--tls", "--port", "0").commandSpec()
+                .commandLine().getCommand();
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        Path ca;
+        String url;
+        try (ServeCommand.Serving serving = serve.start(new PrintStream(printed, true, StandardCharsets.UTF_8))) {
+            String text = printed.toString(StandardCharsets.UTF_8);
+            assertThat(text).contains("listening on https://127.0.0.1:" + serving.fixture().port() + "/")
+                    .contains("curl --cacert ");
+            Matcher path = Pattern.compile("CA certificate: (\\S+)").matcher(text);
+            assertThat(path.find()).as(text).isTrue();
+            ca = Path.of(path.group(1));
+            assertThat(Files.readString(ca)).startsWith("-----BEGIN CERTIFICATE-----");
+            url = "https://127.0.0.1:" + serving.fixture().port() + "/json";
+
+            int code = run("get", "-v", "--repeat", "2", "--cacert", ca.toString(), url);
+            assertThat(code).as(stderr()).isZero();
+            assertThat(stdout()).isEqualTo("{\"a\":1}\n{\"a\":1}\n");
+            assertThat(stderr()).contains("TLS handshake with 127.0.0.1:").contains("trusting the certificates in " + ca)
+                    .contains("TLS connection using TLSv1.3 / TLS_").contains("full handshake in")
+                    .contains("ALPN: server accepted http/1.1").contains("subject: CN=localhost")
+                    .contains("subjectAltName: DNS:localhost, IP:127.0.0.1").contains("issuer: CN=Shuttle local authority")
+                    .contains("REUSED connection").contains("1 TLS handshakes, 0 of them resumed");
+            assertThat(serving.fixture().tlsHandshakes()).isEqualTo(1);
+        }
+        assertThat(ca).as("a temporary authority file goes with the server").doesNotExist();
+    }
+
+    @Test
+    void serveWritesTheAuthorityWhereAskedAndKeepsIt(@TempDir Path dir) throws Exception {
+        Path ca = dir.resolve("ca.pem");
+        ServeCommand serve = new CommandLine(new ServeCommand())
+                .parseArgs("--tls", "--port", "0", "--cacert-out", ca.toString()).commandSpec().commandLine()
+                .getCommand();
+        try (ServeCommand.Serving serving = serve.start(new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8))) {
+            assertThat(run("get", "--cacert", ca.toString(), "https://localhost:" + serving.fixture().port()
+                    + "/json")).as(stderr()).isZero();
+        }
+        assertThat(ca).exists();
+        assertThat(run("serve", "--cacert-out", ca.toString(), "--port", "0")).isEqualTo(2);
+        assertThat(stderr()).contains("--cacert-out needs --tls");
+    }
+
+    @Test
+    void getInsecureAcceptsACertificateForAnotherNameThatVerificationRefuses(@TempDir Path dir) throws Exception {
+        SelfSignedCertificate elsewhere = SelfSignedCertificate.generate(List.of("example.test"));
+        Path ca = dir.resolve("elsewhere.pem");
+        elsewhere.writeAuthorityPem(ca);
+        try (FixtureServer fixture = FixtureServer.startTls(0, elsewhere.serverContext())) {
+            String url = fixture.uri("/json").toString();
+            assertThat(run("get", "-v", "--insecure", url)).as(stderr()).isZero();
+            assertThat(stdout()).isEqualTo("{\"a\":1}\n");
+            assertThat(stderr()).contains("trusting any certificate (--insecure: not verified)")
+                    .contains("subjectAltName: DNS:example.test");
+
+            assertThat(run("get", url)).as("the JDK's trust store knows no such authority").isEqualTo(1);
+            assertThat(stderr()).contains("not trusted").contains("--cacert FILE trusts its authority");
+
+            assertThat(run("get", "--cacert", ca.toString(), url)).as("trusted, but not for 127.0.0.1").isEqualTo(1);
+            assertThat(stderr()).contains("TLS failed with 127.0.0.1:" + fixture.port());
+        }
+    }
+
+    @Test
+    void getAndProbeRefuseContradictoryOrMissingTrust(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.pem");
+        assertThat(run("get", "--cacert", missing.toString(), "--insecure", "https://127.0.0.1:1/")).isEqualTo(2);
+        assertThat(stderr()).contains("--cacert and --insecure contradict each other");
+        assertThat(run("get", "--cacert", missing.toString(), "https://127.0.0.1:1/")).isEqualTo(2);
+        assertThat(stderr()).contains("cannot read " + missing);
+        assertThat(run("probe", "--cacert", missing.toString(), "https://127.0.0.1:1/")).isEqualTo(2);
+    }
+
+    @Test
     void unknownClientOrCaseIsAClearError() {
         assertThat(run("lab", "reuse", "--clients", "curl", "--no-progress")).isNotZero();
         assertThat(stderr()).contains("unknown client 'curl'").contains("shuttle-bounded");
@@ -84,11 +196,11 @@ class ShuttleCommandTest {
     }
 
     @Test
-    void labIdleSaysInOneLineThatShuttlesHttp2ServerIsPending() {
-        assertThat(run("lab", "idle", "--servers", "shuttle,shuttle-noparking", "--protocol", "h2c", "--no-progress"))
+    void labIdleSaysInOneLineWhichServersCannotServeTheProtocol() {
+        assertThat(run("lab", "idle", "--servers", "shuttle,shuttle-noparking", "--protocol", "h2", "--no-progress"))
                 .isEqualTo(2);
-        assertThat(stderr()).contains("shuttle: Shuttle's HTTP/2 server is not built yet")
-                .contains("shuttle-noparking: Shuttle's HTTP/2 server is not built yet");
+        assertThat(stderr()).contains("shuttle: h2 (TLS with ALPN) is not wired up in the lab yet")
+                .contains("shuttle-noparking: h2 (TLS with ALPN) is not wired up in the lab yet");
         assertThat(run("lab", "busy", "--servers", "shuttle", "--protocol", "h2", "--no-progress")).isEqualTo(2);
     }
 

@@ -1,8 +1,6 @@
 package dev.shuttle.server;
 
 import dev.shuttle.server.core.ServerEngine;
-import dev.shuttle.server.http1.Http1Session;
-import dev.shuttle.server.http1.KeepAliveTurn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -58,7 +56,7 @@ public final class HttpServer implements AutoCloseable {
         this.engine = new ServerEngine(new ServerEngine.Config(
                 Objects.requireNonNull(builder.handler, "handler is required"),
                 builder.limits, builder.timeouts, builder.listener, builder.parking, builder.tls),
-                (connection, alpn) -> new Http1Session(connection, KeepAliveTurn.YIELD));
+                new Protocols(builder.http2));
     }
 
     public static Builder builder() {
@@ -186,6 +184,7 @@ public final class HttpServer implements AutoCloseable {
         private ConnectionListener listener = ConnectionListener.NONE;
         private boolean parking = true;
         private SSLContext tls;
+        private Http2Options http2 = Http2Options.defaults();
 
         private Builder() {
         }
@@ -272,6 +271,16 @@ public final class HttpServer implements AutoCloseable {
          */
         public Builder tls(SSLContext context) {
             this.tls = Objects.requireNonNull(context, "context");
+            return this;
+        }
+
+        /**
+         * Default {@link Http2Options#defaults()}: HTTP/2 over TLS (ALPN {@code h2}) and h2c (prior knowledge and
+         * {@code Upgrade: h2c}), served by the same handler as HTTP/1.1; {@link Http2Options#disabled()} for HTTP/1.1
+         * only.
+         */
+        public Builder http2(Http2Options http2) {
+            this.http2 = Objects.requireNonNull(http2, "http2");
             return this;
         }
 

@@ -12,6 +12,9 @@ package dev.shuttle.server;
  * @param parked   gauge: idle connections held by the readiness watcher, without thread or read buffer
  * @param closed   total connections closed
  * @param requests total request heads parsed: handed to the handler, or rejected for their framing or body size
+ *                 (HTTP/2: streams opened)
+ * @param streams  gauge: HTTP/2 streams open or with a handler still running, over all connections
  */
-public record ServerStats(long accepted, long open, long active, long idle, long parked, long closed, long requests) {
+public record ServerStats(long accepted, long open, long active, long idle, long parked, long closed, long requests,
+                          long streams) {
 }

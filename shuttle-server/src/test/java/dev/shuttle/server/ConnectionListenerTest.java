@@ -39,7 +39,7 @@ class ConnectionListenerTest {
         try (RawConnection connection = new RawConnection(server)) {
             connection.get("/1");
             listener.awaitCount(ConnectionState.PARKED, 1);
-            assertThat(server.stats()).isEqualTo(new ServerStats(1, 1, 0, 0, 1, 0, 1));
+            assertThat(server.stats()).isEqualTo(new ServerStats(1, 1, 0, 0, 1, 0, 1, 0));
             connection.get("/2");
             listener.awaitCount(ConnectionState.PARKED, 2);
         }
@@ -55,7 +55,7 @@ class ConnectionListenerTest {
             assertThat(event.connection().protocol()).isEqualTo(HttpVersion.HTTP_1_1);
             assertThat(event.connection().remoteAddress().getAddress().isLoopbackAddress()).isTrue();
         });
-        assertThat(server.stats()).isEqualTo(new ServerStats(1, 0, 0, 0, 0, 1, 2));
+        assertThat(server.stats()).isEqualTo(new ServerStats(1, 0, 0, 0, 0, 1, 2, 0));
     }
 
     @Test

@@ -52,6 +52,7 @@ class TlsServerTest {
     private HttpServer start(ServerTimeouts timeouts) throws IOException {
         return HttpServer.builder()
                 .tls(CERTIFICATE.serverContext())
+                .http2(Http2Options.disabled()) // HTTP/1.1 over TLS here; Http2ServerTest covers h2
                 .timeouts(timeouts)
                 .handler((request, response) -> response.send("secure " + request.path()))
                 .connectionListener(new ConnectionListener() {

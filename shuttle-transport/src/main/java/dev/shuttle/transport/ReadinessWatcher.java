@@ -418,6 +418,9 @@ public final class ReadinessWatcher implements AutoCloseable {
     }
 
     private void onSelected(SelectionKey key) {
+        // Cancelled whoever wins the ticket: a key left registered for a ticket its owner is taking back would be
+        // selected again by every flush, for ever.
+        key.cancel();
         toReady((Ticket) key.attachment(), Wake.READABLE);
     }
 

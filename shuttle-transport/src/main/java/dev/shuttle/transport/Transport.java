@@ -46,6 +46,8 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     private volatile long bytesSent;
     /** nanoTime when the socket write in progress began, or {@link #NOT_WRITING}; read by a write watchdog. */
     private volatile long writeStartedNanos = NOT_WRITING;
+    /** Set once: other threads write while the reader reads (HTTP/2); see {@link #shareWithWriters()}. */
+    private volatile boolean sharedWithWriters;
 
     Transport(SocketChannel channel, BufferPool buffers, LongSupplier nanoClock) throws IOException {
         this.channel = channel;
@@ -92,6 +94,21 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
      * only when {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its exact size.
      */
     public abstract void releaseBuffers();
+
+    /**
+     * From now on, threads other than the reader write while it reads (HTTP/2 handlers). A non-blocking read must
+     * then not switch the channel's blocking mode, which a concurrent blocking write would trip over: {@link #readNow}
+     * asks the kernel how many bytes wait ({@code FIONREAD}) and reads just those instead. The price: it cannot see
+     * the end of the stream (0 bytes wait either way), which {@link #readNow} then reports as 0; a caller woken by
+     * readiness that finds nothing tells the two apart with a short blocking read.
+     */
+    public void shareWithWriters() {
+        this.sharedWithWriters = true;
+    }
+
+    public boolean isSharedWithWriters() {
+        return sharedWithWriters;
+    }
 
     /** The TLS session's details, or null for plaintext. */
     public TlsInfo tls() {
@@ -154,10 +171,24 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
 
     /**
      * One non-blocking socket read. Switching the blocking mode is no system call once a virtual thread has used the
-     * channel (the JDK keeps the socket non-blocking underneath), so looking costs one read.
+     * channel (the JDK keeps the socket non-blocking underneath), so looking costs one read. With writers sharing the
+     * channel the mode stays as it is: see {@link #shareWithWriters()}.
      */
     final int readSocketNow(ByteBuffer dst) throws IOException {
         int n;
+        if (sharedWithWriters) {
+            int waiting = in.available();
+            if (waiting <= 0) {
+                return 0;
+            }
+            socket.setSoTimeout(0);
+            n = in.read(dst.array(), dst.arrayOffset() + dst.position(), Math.min(waiting, dst.remaining()));
+            if (n > 0) {
+                dst.position(dst.position() + n);
+                bytesReceived += n;
+            }
+            return n;
+        }
         channel.configureBlocking(false);
         try {
             n = channel.read(dst);

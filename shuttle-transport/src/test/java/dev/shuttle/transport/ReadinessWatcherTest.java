@@ -211,6 +211,48 @@ class ReadinessWatcherTest {
     }
 
     @Test
+    void readinessOfATicketBeingTakenBackDoesNotSpinTheWatcher() throws Exception {
+        // Staged: while the watcher hands B back, A's owner claims A (UNPARKING) and A becomes readable; the flush
+        // selects A. Unless that key is cancelled, every further selectNow() selects it again: the watcher spins.
+        watcher.close();
+        SocketChannel[] a = pair();
+        SocketChannel[] b = pair();
+        Recorder parkedA = new Recorder(a[1]);
+        Recorder parkedB = new Recorder(b[1]);
+        ReadinessWatcher.Ticket[] ticketA = new ReadinessWatcher.Ticket[1];
+        AtomicInteger stage = new AtomicInteger();
+        CompletableFuture<Boolean> unparked = new CompletableFuture<>();
+        watcher = new ReadinessWatcher("racing-watcher", clock::get, new ReadinessWatcher.RoundHooks() {
+            @Override
+            public void beforeFlush() {
+                if (!stage.compareAndSet(0, 1)) {
+                    return;
+                }
+                Thread.ofVirtual().start(() -> unparked.complete(watcher.unpark(ticketA[0])));
+                while (ticketA[0].state.get() != ReadinessWatcher.Ticket.UNPARKING) {
+                    Thread.onSpinWait();
+                }
+                try {
+                    send(a[0], "x");
+                    while (a[1].socket().getInputStream().available() == 0) {
+                        Thread.onSpinWait();
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        });
+        watcher.start();
+        ticketA[0] = watcher.park(parkedA, Long.MAX_VALUE);
+        watcher.park(parkedB, Long.MAX_VALUE);
+        send(b[0], "y");
+        assertThat(parkedB.await()).startsWith("READABLE");
+        assertThat(unparked.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(parkedA.wakes).hasValue(0);
+        assertThat(a[1].isBlocking()).isTrue();
+    }
+
+    @Test
     void aChannelCanParkAndWakeManyTimes() throws Exception {
         SocketChannel[] pair = pair();
         ByteBuffer one = ByteBuffer.allocate(1);

@@ -13,6 +13,9 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
 import org.apache.hc.core5.io.CloseMode;
@@ -39,11 +42,18 @@ final class ApacheLabClient implements LabClient {
                 .setConnectTimeout(Timeout.of(options.connectTimeout()))
                 .setSocketTimeout(Timeout.of(options.requestTimeout()))
                 .build();
+        PoolingHttpClientConnectionManagerBuilder manager = PoolingHttpClientConnectionManagerBuilder.create()
+                .setConnectionFactory(counting)
+                .setDefaultConnectionConfig(connectionConfig);
+        if (options.trust() != null) {
+            // The classic client speaks HTTP/1.1 only. With --insecure, its own host-name check goes too.
+            manager.setTlsSocketStrategy(options.trust().verifiesHostnames()
+                    ? new DefaultClientTlsStrategy(options.trust().newContext())
+                    : new DefaultClientTlsStrategy(options.trust().newContext(), HostnameVerificationPolicy.CLIENT,
+                            NoopHostnameVerifier.INSTANCE));
+        }
         this.client = HttpClients.custom()
-                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        .setConnectionFactory(counting)
-                        .setDefaultConnectionConfig(connectionConfig)
-                        .build())
+                .setConnectionManager(manager.build())
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setResponseTimeout(Timeout.of(options.requestTimeout()))
                         .build())

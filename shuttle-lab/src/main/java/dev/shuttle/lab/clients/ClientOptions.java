@@ -1,5 +1,6 @@
 package dev.shuttle.lab.clients;
 
+import dev.shuttle.lab.tls.ClientTrust;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,8 +12,12 @@ import java.util.Objects;
  *                         (seed 003); default false, Shuttle's own sizing
  * @param connectTimeout   connect timeout; default 5 s, so a dead endpoint fails fast in {@code probe}
  * @param requestTimeout   whole-exchange timeout up to the response head; default 30 s, past any fixture case
+ * @param trust            for https: whom every client trusts, each client with a TLS context (and so a session
+ *                         cache) of its own, and HTTP/1.1 only; default null: each client's own TLS defaults,
+ *                         for plain-http runs that never dial TLS
  */
-public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout) {
+public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout,
+                            ClientTrust trust) {
 
     public ClientOptions {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -32,6 +37,7 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
         private boolean goIdleDefaults;
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration requestTimeout = Duration.ofSeconds(30);
+        private ClientTrust trust;
 
         public Builder goIdleDefaults(boolean value) {
             this.goIdleDefaults = value;
@@ -48,8 +54,13 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
             return this;
         }
 
+        public Builder trust(ClientTrust value) {
+            this.trust = value;
+            return this;
+        }
+
         public ClientOptions build() {
-            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout);
+            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust);
         }
     }
 }

@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * {@code java.net.http.HttpClient}, HTTP/1.1 forced. The body is taken as an {@link InputStream} and closed, which
+ * {@code java.net.http.HttpClient}, HTTP/1.1 forced (over https as well). The body is taken as an {@link InputStream} and closed, which
  * the {@code BodyHandlers.ofInputStream} documentation gives as the way to release a body the caller does not read.
  * The client has no connection hook, so {@link #connectionsOpened()} stays unknown.
  */
@@ -19,10 +19,15 @@ final class JdkLabClient implements LabClient {
     private final Duration requestTimeout;
 
     JdkLabClient(ClientOptions options) {
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(options.connectTimeout())
-                .build();
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1) // over TLS too: ALPN then offers http/1.1 alone
+                .connectTimeout(options.connectTimeout());
+        if (options.trust() != null) {
+            // Host names are checked by the trust manager (endpoint identification), so --insecure's trust-all
+            // manager turns that off as well; the JDK client has no other switch short of a system property.
+            builder.sslContext(options.trust().newContext());
+        }
+        this.client = builder.build();
         this.requestTimeout = options.requestTimeout();
     }
 

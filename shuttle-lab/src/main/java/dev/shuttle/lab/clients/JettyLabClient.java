@@ -11,7 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty 12 {@code HttpClient} with its defaults (64 connections per destination). The body is read through
@@ -24,13 +28,25 @@ final class JettyLabClient implements LabClient {
     private final AtomicLong connectionsOpened = new AtomicLong();
 
     JettyLabClient(ClientOptions options) {
-        this.client = new HttpClient();
+        ClientConnector connector = new ClientConnector();
+        if (options.trust() != null) {
+            SslContextFactory.Client tls = new SslContextFactory.Client();
+            tls.setSslContext(options.trust().newContext());
+            if (!options.trust().verifiesHostnames()) {
+                tls.setEndpointIdentificationAlgorithm(null);
+            }
+            connector.setSslContextFactory(tls);
+        }
+        // HTTP/1.1 only, over TLS too (this transport offers no ALPN); what new HttpClient() would pick, spelled out.
+        this.client = new HttpClient(new HttpClientTransportOverHTTP(connector));
         client.setConnectTimeout(options.connectTimeout().toMillis());
         // Jetty hands every Connection.Listener bean of the client to each new connection.
         client.addBean(new Connection.Listener() {
             @Override
             public void onOpened(Connection connection) {
-                connectionsOpened.incrementAndGet();
+                if (!(connection instanceof SslConnection)) { // over TLS, the TLS layer is a connection of its own
+                    connectionsOpened.incrementAndGet();
+                }
             }
         });
         this.requestTimeoutMillis = options.requestTimeout().toMillis();

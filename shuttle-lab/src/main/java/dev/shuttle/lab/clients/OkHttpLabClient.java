@@ -24,8 +24,15 @@ final class OkHttpLabClient implements LabClient {
     private final AtomicLong connectsStarted = new AtomicLong();
 
     OkHttpLabClient(ClientOptions options) {
-        this.client = new OkHttpClient.Builder()
-                .protocols(List.of(Protocol.HTTP_1_1))
+        OkHttpClient.Builder builder = new OkHttpClient.Builder();
+        if (options.trust() != null) {
+            builder.sslSocketFactory(options.trust().newContext().getSocketFactory(), options.trust().trustManager());
+            if (!options.trust().verifiesHostnames()) {
+                builder.hostnameVerifier((host, session) -> true); // OkHttp checks names after the handshake
+            }
+        }
+        this.client = builder
+                .protocols(List.of(Protocol.HTTP_1_1)) // over TLS: ALPN offers http/1.1 alone
                 .connectTimeout(options.connectTimeout())
                 .readTimeout(options.requestTimeout())
                 .retryOnConnectionFailure(true)

@@ -5,14 +5,17 @@ import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.HttpClient;
+import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
+import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -57,19 +60,38 @@ public final class ShuttleLabClient implements LabClient {
     private final Condition bodyClosed = bodiesLock.newCondition();
     private long responses; // guarded by bodiesLock: responses handed to the caller
     private long bodiesClosed; // guarded by bodiesLock: bodyClosed events, the last ones come from drain threads
+    /** TLS handshakes completed and, of those, resumed; counted on the dialing threads. */
+    private final LongAdder tlsHandshakes = new LongAdder();
+    private final LongAdder tlsResumed = new LongAdder();
 
     private ShuttleLabClient(Policy policy, ClientOptions options) {
         this.policy = policy;
         PoolConfig pool = options.goIdleDefaults()
                 ? PoolConfig.builder().maxIdlePerHost(GO_MAX_IDLE_PER_HOST).build()
                 : PoolConfig.defaults();
-        this.client = HttpClient.builder()
+        HttpClient.Builder builder = HttpClient.builder();
+        if (options.trust() != null) {
+            // Shuttle offers only http/1.1 in ALPN: nothing to turn off for HTTP/2.
+            builder.sslContext(options.trust().newContext())
+                    .hostnameVerification(options.trust().verifiesHostnames());
+        }
+        this.client = builder
                 .drainPolicy(policy.drainPolicy)
                 .pool(pool)
                 .connectTimeout(options.connectTimeout())
                 .responseHeaderTimeout(options.requestTimeout())
                 .readTimeout(options.requestTimeout())
                 .trace(new ClientTrace() {
+                    @Override
+                    public void tlsHandshakeDone(Origin origin, TlsInfo tls, IOException error) {
+                        if (tls != null) {
+                            tlsHandshakes.increment();
+                            if (tls.resumed()) {
+                                tlsResumed.increment();
+                            }
+                        }
+                    }
+
                     @Override
                     public void bodyClosed(long bytesRead, DrainOutcome outcome, long bytesDiscarded) {
                         bodiesLock.lock();
@@ -132,6 +154,10 @@ public final class ShuttleLabClient implements LabClient {
             }
         }
         view.put("drainOutcomes", drains);
+        if (tlsHandshakes.sum() > 0) {
+            view.put("tlsHandshakes", tlsHandshakes.sum());
+            view.put("tlsResumed", tlsResumed.sum());
+        }
         return view;
     }
 

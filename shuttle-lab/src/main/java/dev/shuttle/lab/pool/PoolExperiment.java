@@ -85,7 +85,7 @@ public final class PoolExperiment {
                 Thread.sleep(settings.pauseBetween());
             }
         }
-        fixture.awaitOpenAtMost(0, SETTLE_TIMEOUT);
+        target.awaitQuiet(SETTLE_TIMEOUT);
 
         progress.phase(subject.name() + ": a new client per call");
         URI perCallUri = target.uri("/bytes?n=2048");
@@ -117,7 +117,7 @@ public final class PoolExperiment {
             for (LabClient client : abandoned) {
                 client.close();
             }
-            fixture.awaitOpenAtMost(0, SETTLE_TIMEOUT);
+            target.awaitQuiet(SETTLE_TIMEOUT);
         }
     }
 

@@ -47,6 +47,20 @@ public final class ProbeErrors {
                 + ": ") + (message == null ? error.getClass().getSimpleName() : message);
     }
 
+    /**
+     * For a TLS failure, what the lab's options can do about it (the library's own message speaks of SSLContexts);
+     * otherwise "".
+     */
+    public static String tlsHint(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLHandshakeException) {
+                return " (a private or self-signed certificate? --cacert FILE trusts its authority; --insecure "
+                        + "verifies nothing)";
+            }
+        }
+        return "";
+    }
+
     static int port(URI uri) {
         if (uri.getPort() >= 0) {
             return uri.getPort();

@@ -7,9 +7,10 @@ import dev.shuttle.lab.clients.CallResult;
 import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.clients.ClientOptions;
 import dev.shuttle.lab.clients.LabClient;
-import dev.shuttle.lab.fixture.FixtureServer;
+import dev.shuttle.lab.fixture.LabTarget;
 import dev.shuttle.lab.report.ProgressSink;
 import dev.shuttle.lab.report.RunEnvironment;
+import dev.shuttle.lab.tls.ClientTrust;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -22,7 +23,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The reuse experiment against someone else's endpoint: for each client, N sequential GETs whose bodies are closed
  * unread. The server is not ours, so connections come from each client's own trace. A client whose call fails stops
- * there and reports why; the others still run.
+ * there and reports why; the others still run. Over https every client speaks HTTP/1.1 only and trusts the same
+ * thing (the JDK's store, {@code --cacert}'s authorities, or anything with {@code --insecure}), each with a session
+ * cache of its own.
  */
 public final class ProbeExperiment {
     private final URI uri;
@@ -31,15 +34,30 @@ public final class ProbeExperiment {
     private final ClientOptions options;
     private final ProgressSink progress;
     private final Duration watchdogLimit;
+    /** No trust was given: TLS failures then suggest --cacert and --insecure. */
+    private final boolean defaultTrust;
 
     public ProbeExperiment(URI uri, int requests, List<ClientKind> clients, Duration timeout, ProgressSink progress) {
+        this(uri, requests, clients, timeout, null, progress);
+    }
+
+    /**
+     * @param trust for an https URL, whom every client trusts (each through a TLS context of its own); null means the
+     *              JDK's trust store. Ignored for http.
+     */
+    public ProbeExperiment(URI uri, int requests, List<ClientKind> clients, Duration timeout, ClientTrust trust,
+                           ProgressSink progress) {
         if (requests < 1) {
             throw new IllegalArgumentException("--requests must be at least 1");
         }
         this.uri = uri;
         this.requests = requests;
         this.clients = List.copyOf(clients);
-        this.options = ClientOptions.builder().connectTimeout(timeout).requestTimeout(timeout).build();
+        boolean https = "https".equalsIgnoreCase(uri.getScheme());
+        this.defaultTrust = trust == null;
+        this.options = ClientOptions.builder().connectTimeout(timeout).requestTimeout(timeout)
+                .trust(https ? (trust != null ? trust : ClientTrust.system()) : null)
+                .build();
         this.progress = progress;
         // the clients' own timeouts should fire first; the watchdog only catches a client that ignores them
         this.watchdogLimit = timeout.plusSeconds(5);
@@ -71,21 +89,25 @@ public final class ProbeExperiment {
         } finally {
             progress.finish();
         }
-        return new ProbeResult(uri, requests, environment, rows);
+        return new ProbeResult(uri, requests, environment, rows,
+                options.trust() == null ? null : options.trust().description());
     }
 
     public ProbeResult run() {
         return run(0);
     }
 
+    /** Over https the local fixture speaks TLS too, so the warm-up heats the TLS code the probe will run. */
     private void warmUp(int calls, CallWatchdog watchdog) throws IOException {
-        try (FixtureServer fixture = FixtureServer.start(0)) {
-            URI local = fixture.uri("/bytes?n=1024");
+        try (LabTarget local = LabTarget.start(Duration.ZERO, options.trust() != null)) {
+            URI localUri = local.uri("/bytes?n=1024");
+            ClientOptions localOptions = ClientOptions.builder().connectTimeout(options.connectTimeout())
+                    .requestTimeout(options.requestTimeout()).trust(local.trust()).build();
             for (ClientKind kind : clients) {
                 progress.phase("warming up " + kind.cliName() + " on the local fixture");
-                try (LabClient client = kind.create(options)) {
+                try (LabClient client = kind.create(localOptions)) {
                     for (int i = 0; i < calls; i++) {
-                        watchdog.call(client, local, i % 2 == 0 ? BodyUse.READ_TO_EOF : BodyUse.CLOSE_UNREAD);
+                        watchdog.call(client, localUri, i % 2 == 0 ? BodyUse.READ_TO_EOF : BodyUse.CLOSE_UNREAD);
                     }
                 } catch (IOException | RuntimeException e) {
                     // warming up only heats code; the probe itself reports any real failure
@@ -120,7 +142,7 @@ public final class ProbeExperiment {
                     latencies.recordValue(System.nanoTime() - callStart);
                     progress.advance(1);
                 } catch (IOException | RuntimeException e) {
-                    error = ProbeErrors.describe(e, uri);
+                    error = ProbeErrors.describe(e, uri) + (defaultTrust ? ProbeErrors.tlsHint(e) : "");
                     progress.advance(requests - i);
                     break;
                 }

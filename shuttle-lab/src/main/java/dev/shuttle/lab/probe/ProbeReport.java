@@ -18,7 +18,9 @@ public final class ProbeReport {
     public static String text(ProbeResult result) {
         StringBuilder out = new StringBuilder();
         out.append("probe ").append(result.uri()).append(": ").append(result.requests())
-                .append(" sequential GETs per client, body closed unread\n");
+                .append(" sequential GETs per client, body closed unread")
+                .append(result.trust() == null ? "" : "; HTTP/1.1 over TLS, trusting " + result.trust())
+                .append('\n');
         TextTable table = new TextTable(List.of("client", "ok", "status", "connections", "reuse", "discarded",
                 "p50 ms", "p90 ms", "p99 ms", "max ms", "total ms"));
         for (ProbeResult.Row row : result.rows()) {
@@ -41,6 +43,12 @@ public final class ProbeReport {
         out.append("connections: from each client's own trace (n/a: the JDK client has no connection hook); reuse: "
                 + "requests that did not open a connection.\n");
         for (ProbeResult.Row row : result.rows()) {
+            if (row.ownView().get("tlsHandshakes") instanceof Number handshakes) {
+                out.append(row.client().cliName()).append(": ").append(handshakes).append(" TLS handshakes, ")
+                        .append(row.ownView().get("tlsResumed")).append(" of them resumed (its own trace)\n");
+            }
+        }
+        for (ProbeResult.Row row : result.rows()) {
             if (row.error() != null) {
                 out.append(row.client().cliName()).append(": stopped: ").append(row.error()).append('\n');
             }
@@ -54,6 +62,9 @@ public final class ProbeReport {
         root.put("experiment", "probe");
         root.put("url", result.uri().toString());
         root.put("requests", result.requests());
+        if (result.trust() != null) {
+            root.put("tlsTrust", result.trust());
+        }
         root.set("environment", JsonReport.environment(result.environment()));
         ArrayNode rows = root.putArray("clients");
         for (ProbeResult.Row row : result.rows()) {

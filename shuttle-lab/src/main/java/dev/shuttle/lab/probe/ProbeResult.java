@@ -6,8 +6,12 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
-/** What {@code shuttle probe URL} measured. */
-public record ProbeResult(URI uri, int requests, RunEnvironment environment, List<Row> rows) {
+/**
+ * What {@code shuttle probe URL} measured.
+ *
+ * @param trust over https, whom the clients trusted, in words; null for http
+ */
+public record ProbeResult(URI uri, int requests, RunEnvironment environment, List<Row> rows, String trust) {
 
     /**
      * One client's figures.

@@ -12,7 +12,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A TCP relay on 127.0.0.1 that makes every new connection pay a simulated handshake: after accepting, it waits
@@ -36,6 +39,12 @@ public final class DialDelayRelay implements AutoCloseable {
     private final AtomicLong bytesToClients = new AtomicLong();
     private final AtomicLong bytesToTarget = new AtomicLong();
     private volatile boolean closed; // written by close(), read by the accept loop
+
+    private final ReentrantLock inFlightLock = new ReentrantLock();
+    /** Signalled whenever {@link #inFlight} drops to zero. */
+    private final Condition quiet = inFlightLock.newCondition();
+    /** Accepted connections not yet ended: waiting out the delay, connecting, or relaying. Guarded by inFlightLock. */
+    private int inFlight;
 
     public DialDelayRelay(InetSocketAddress target, Duration delay) throws IOException {
         if (delay.isNegative()) {
@@ -89,14 +98,17 @@ public final class DialDelayRelay implements AutoCloseable {
                 return;
             }
             accepted.incrementAndGet();
+            changeInFlight(1);
             threads.execute(() -> relay(client));
         }
     }
 
+    /** Relays one accepted connection; it counts as in flight until its pair (or this method, failing) ends it. */
     private void relay(Socket client) {
         liveSockets.add(client);
         Socket upstream = new Socket();
         liveSockets.add(upstream);
+        boolean paired = false;
         try {
             client.setTcpNoDelay(true);
             if (!delay.isZero()) {
@@ -109,6 +121,7 @@ public final class DialDelayRelay implements AutoCloseable {
             }
             Pair pair = new Pair(client, upstream);
             threads.execute(() -> pair.pump(client, upstream, bytesToTarget));
+            paired = true; // from here the pair ends it
             pair.pump(upstream, client, bytesToClients);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -117,6 +130,60 @@ public final class DialDelayRelay implements AutoCloseable {
         } catch (IOException e) {
             closeQuietly(client);
             closeQuietly(upstream);
+        } catch (RuntimeException e) {
+            closeQuietly(client);
+            closeQuietly(upstream);
+            throw e;
+        } finally {
+            if (!paired) {
+                changeInFlight(-1);
+            }
+        }
+    }
+
+    /**
+     * Waits until no accepted connection is in flight: none waiting out its delay, connecting, or still relaying.
+     * A client that closed a dial still in the delay has left the relay a connection to open to the target later;
+     * an experiment that counts connections at the target waits here first, so that connection is counted where
+     * its client made it and not in whatever runs next. Returns false if that did not happen within
+     * {@code timeout}.
+     */
+    public boolean awaitQuiet(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        inFlightLock.lock();
+        try {
+            while (inFlight > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                quiet.awaitNanos(left);
+            }
+            return true;
+        } finally {
+            inFlightLock.unlock();
+        }
+    }
+
+    /** Connections accepted and not yet ended. */
+    public int inFlight() {
+        inFlightLock.lock();
+        try {
+            return inFlight;
+        } finally {
+            inFlightLock.unlock();
+        }
+    }
+
+    private void changeInFlight(int delta) {
+        inFlightLock.lock();
+        try {
+            inFlight += delta;
+            if (inFlight == 0) {
+                quiet.signalAll();
+            }
+        } finally {
+            inFlightLock.unlock();
         }
     }
 
@@ -125,6 +192,8 @@ public final class DialDelayRelay implements AutoCloseable {
         private final Socket client;
         private final Socket upstream;
         private final AtomicLong directionsDone = new AtomicLong();
+        /** Set once, by whichever direction ends the pair: it leaves the in-flight count exactly once. */
+        private final AtomicBoolean ended = new AtomicBoolean();
 
         Pair(Socket client, Socket upstream) {
             this.client = client;
@@ -152,6 +221,7 @@ public final class DialDelayRelay implements AutoCloseable {
                 } else if (directionsDone.incrementAndGet() == 2) {
                     closeQuietly(client);
                     closeQuietly(upstream);
+                    end();
                 }
             }
         }
@@ -160,6 +230,13 @@ public final class DialDelayRelay implements AutoCloseable {
         private void abort() {
             closeQuietly(client);
             closeQuietly(upstream);
+            end();
+        }
+
+        private void end() {
+            if (ended.compareAndSet(false, true)) {
+                changeInFlight(-1);
+            }
         }
 
         private void closeQuietly(Socket socket) {

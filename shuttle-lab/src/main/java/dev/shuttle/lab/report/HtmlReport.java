@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * The self-contained HTML page of a {@code lab reuse} run: parameters, machine, a chart of new connections per case
@@ -39,7 +41,8 @@ public final class HtmlReport {
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
                 .append("<title>Shuttle Lab: lab reuse</title>\n<style>\n").append(Html.STYLE)
                 .append("</style>\n</head>\n<body>\n");
-        page.append("<h1>Shuttle Lab: connection reuse when the caller closes the body unread</h1>\n");
+        page.append("<h1>Shuttle Lab: connection reuse when the caller closes the body unread")
+                .append(s.tls() ? " (HTTPS)" : "").append("</h1>\n");
         for (String line : ReuseTables.parameters(result).split("\n")) {
             page.append("<p class=\"meta\">").append(Html.escape(line)).append("</p>\n");
         }
@@ -48,7 +51,7 @@ public final class HtmlReport {
                 .append(", max heap ").append(Units.bytes(result.environment().maxHeapBytes())).append("</p>\n");
 
         page.append("<h2>New connections per case and client</h2>\n");
-        page.append(chart(result));
+        page.append(chart(result, "New connections", CellSummary::newConnections));
 
         page.append("<h2>New connections per cell (median of ").append(s.rounds())
                 .append(" rounds; min-max when they differ)</h2>\n");
@@ -57,6 +60,14 @@ public final class HtmlReport {
                 + "measurements</b>: Go 1.27 under shuttle-bounded and Go 1.26 under shuttle-none, the Shuttle "
                 + "policies that behave like them; per 100 sequential requests unless they say \"of N\"; "
                 + "'-' where the seeds give no figure. Sources below.</p>\n");
+        if (s.tls()) {
+            page.append("<h2>").append(ReuseTables.HANDSHAKES_TITLE).append(" (median of ").append(s.rounds())
+                    .append(" rounds; min-max when they differ)</h2>\n");
+            page.append(chart(result, "TLS handshakes", CellSummary::tlsHandshakes));
+            page.append(table(result, false, ReuseTables::handshakes));
+            page.append("<h2>").append(Html.escape(ReuseTables.RESUMED_TITLE)).append("</h2>\n");
+            page.append(table(result, false, c -> Long.toString(c.tlsResumed())));
+        }
         page.append("<h2>Bytes the server wrote per cell (median)</h2>\n");
         page.append(table(result, false, c -> Units.bytes(c.serverBytes())));
         page.append("<h2>Time for the cell's requests, ms (median)</h2>\n");
@@ -75,7 +86,7 @@ public final class HtmlReport {
         return page.toString();
     }
 
-    private static String chart(ReuseResult result) {
+    private static String chart(ReuseResult result, String what, ToLongFunction<CellSummary> figure) {
         ReuseSettings s = result.settings();
         List<String> categories = new ArrayList<>();
         for (ReuseCase c : s.cases()) {
@@ -87,12 +98,13 @@ public final class HtmlReport {
             List<Double> values = new ArrayList<>();
             for (ReuseCase c : s.cases()) {
                 CellSummary cell = result.cell(c, k);
-                values.add(cell == null ? -1.0 : (double) cell.newConnections());
+                values.add(cell == null ? -1.0 : (double) figure.applyAsLong(cell));
             }
             series.add(new SvgBarChart.Series(k.cliName(), ClientColors.of(k), values));
         }
-        return SvgBarChart.render("New connections per cell (median of " + s.rounds() + " rounds, "
-                        + s.requests() + " requests per cell unless n says otherwise)", "new connections",
+        return SvgBarChart.render(what + " per cell (median of " + s.rounds() + " rounds, "
+                        + s.requests() + " requests per cell unless n says otherwise)",
+                what.toLowerCase(Locale.ROOT),
                 categories, series, s.requests()) + "\n";
     }
 

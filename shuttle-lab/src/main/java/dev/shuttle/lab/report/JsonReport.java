@@ -35,7 +35,8 @@ public final class JsonReport {
     public static ObjectNode reuse(ReuseResult result) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("experiment", "lab reuse");
-        root.put("unit", "newConnections per cell of 'requests' sequential calls; bytes; milliseconds");
+        root.put("unit", "newConnections (and tlsHandshakes, tlsResumed over TLS) per cell of 'requests' sequential "
+                + "calls; bytes; milliseconds");
         root.set("parameters", parameters(result.settings()));
         root.set("environment", environment(result.environment()));
         root.put("elapsedMillis", result.elapsedNanos() / 1e6);
@@ -55,6 +56,13 @@ public final class JsonReport {
             connections.put("min", c.minNewConnections());
             connections.put("max", c.maxNewConnections());
             cell.put("serverBytes", c.serverBytes());
+            if (result.settings().tls()) {
+                ObjectNode handshakes = cell.putObject("tlsHandshakes");
+                handshakes.put("median", c.tlsHandshakes());
+                handshakes.put("min", c.minTlsHandshakes());
+                handshakes.put("max", c.maxTlsHandshakes());
+                cell.put("tlsResumed", c.tlsResumed());
+            }
             cell.put("wallMillis", c.wallNanos() / 1e6);
             cell.put("p50Millis", c.p50Nanos() / 1e6);
             cell.put("p99Millis", c.p99Nanos() / 1e6);
@@ -69,6 +77,10 @@ public final class JsonReport {
             round.put("requests", m.requests());
             round.put("newConnections", m.newConnections());
             round.put("serverBytes", m.serverBytes());
+            if (result.settings().tls()) {
+                round.put("tlsHandshakes", m.tlsHandshakes());
+                round.put("tlsResumed", m.tlsResumed());
+            }
             round.put("wallMillis", m.wallNanos() / 1e6);
             round.put("p50Millis", m.p50Nanos() / 1e6);
             round.put("p99Millis", m.p99Nanos() / 1e6);
@@ -90,6 +102,7 @@ public final class JsonReport {
         p.put("slowRequests", Math.min(s.slowRequests(), s.requests()));
         p.put("rounds", s.rounds());
         p.put("dialDelayMillis", s.dialDelay().toMillis());
+        p.put("tls", s.tls());
         p.put("warmupRequests", s.warmup());
         ArrayNode clients = p.putArray("clients");
         s.clients().stream().map(ClientKind::cliName).forEach(clients::add);

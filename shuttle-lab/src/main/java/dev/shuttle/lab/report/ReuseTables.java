@@ -14,6 +14,8 @@ import java.util.function.Function;
 /** The terminal report of {@code lab reuse}: one table per figure, cases as rows and clients as columns. */
 public final class ReuseTables {
     static final String PUBLISHED_LABEL = "  Go, published †";
+    static final String HANDSHAKES_TITLE = "TLS handshakes per cell, full and resumed";
+    static final String RESUMED_TITLE = "Of those, resumed handshakes (median; a resumption sends no certificate)";
 
     private ReuseTables() {
     }
@@ -21,12 +23,20 @@ public final class ReuseTables {
     public static String render(ReuseResult result) {
         ReuseSettings s = result.settings();
         StringBuilder out = new StringBuilder();
-        out.append("Shuttle Lab: connection reuse when the caller closes the body unread (HTTP/1.1)\n");
+        out.append("Shuttle Lab: connection reuse when the caller closes the body unread (")
+                .append(s.tls() ? "HTTP/1.1 over TLS" : "HTTP/1.1").append(")\n");
         out.append(parameters(result)).append("\n\n");
 
         out.append("New connections per cell (median of ").append(s.rounds()).append(" round")
                 .append(s.rounds() == 1 ? "" : "s").append("; min-max when the rounds differ)\n");
         out.append(table(result, true, ReuseTables::connections)).append('\n');
+        if (s.tls()) {
+            out.append(HANDSHAKES_TITLE).append(" (median of ").append(s.rounds()).append(" round")
+                    .append(s.rounds() == 1 ? "" : "s").append("; min-max when the rounds differ)\n");
+            out.append(table(result, false, ReuseTables::handshakes)).append('\n');
+            out.append(RESUMED_TITLE).append('\n');
+            out.append(table(result, false, c -> Long.toString(c.tlsResumed()))).append('\n');
+        }
         out.append("Bytes the server wrote per cell (median)\n");
         out.append(table(result, false, c -> Units.bytes(c.serverBytes()))).append('\n');
         out.append("Time for the cell's requests, ms (median)\n");
@@ -44,6 +54,8 @@ public final class ReuseTables {
                 + ", see column n), rounds " + s.rounds() + ", dial delay " + s.dialDelay().toMillis() + " ms"
                 + (s.dialDelay().isZero() ? " (direct to the fixture)" : " (through the relay)")
                 + ", warm-up " + s.warmup() + " requests per client\n"
+                + (s.tls() ? "HTTPS: the fixture presents a certificate generated for this run; every client trusts "
+                + "its authority alone, through a TLS context (session cache) of its own, HTTP/1.1 only\n" : "")
                 + result.environment().summaryLine() + "\n"
                 + "run took " + Units.duration(result.elapsedNanos());
     }
@@ -53,6 +65,12 @@ public final class ReuseTables {
         String cell = c.minNewConnections() == c.maxNewConnections() ? median
                 : median + " (" + c.minNewConnections() + "-" + c.maxNewConnections() + ")";
         return c.errors() > 0 ? cell + " !" + c.errors() : cell;
+    }
+
+    static String handshakes(CellSummary c) {
+        String median = Long.toString(c.tlsHandshakes());
+        return c.minTlsHandshakes() == c.maxTlsHandshakes() ? median
+                : median + " (" + c.minTlsHandshakes() + "-" + c.maxTlsHandshakes() + ")";
     }
 
     private static String table(ReuseResult result, boolean withPublished, Function<CellSummary, String> cell) {
@@ -116,6 +134,10 @@ public final class ReuseTables {
         out.append("Bytes include response heads: what each connection's socket accepted, i.e. the traffic. On "
                 + "loopback the kernel's socket buffers take a few hundred KiB\n  even from a client that reads "
                 + "nothing, so bytes separate the clients only for larger or slower bodies.\n");
+        if (result.settings().tls()) {
+            out.append("TLS handshakes are counted at the fixture when they complete (the server's onTlsHandshake); "
+                    + "a connection closed before its handshake ended\n  counts as a new connection only.\n");
+        }
         long errors = result.summaries().stream().mapToLong(CellSummary::errors).sum();
         if (errors > 0) {
             out.append("!N: N calls failed in that cell (see --json for the first error).\n");

@@ -12,24 +12,34 @@ import java.util.List;
  * @param minNewConnections fewest in one round
  * @param maxNewConnections most in one round
  * @param serverBytes       median bytes the server wrote
+ * @param tlsHandshakes     median TLS handshakes (0 over plaintext)
+ * @param minTlsHandshakes  fewest in one round
+ * @param maxTlsHandshakes  most in one round
+ * @param tlsResumed        median resumed handshakes (the median of their own counts, not of the rounds above)
  * @param wallNanos         median time for the cell's calls
  * @param p50Nanos          median over rounds of the per-call median
  * @param p99Nanos          median over rounds of the per-call 99th percentile
  * @param errors            failed calls over all rounds
  */
 public record CellSummary(ClientKind client, ReuseCase reuseCase, int requests, int rounds, long newConnections,
-                          long minNewConnections, long maxNewConnections, long serverBytes, long wallNanos,
+                          long minNewConnections, long maxNewConnections, long serverBytes, long tlsHandshakes,
+                          long minTlsHandshakes, long maxTlsHandshakes, long tlsResumed, long wallNanos,
                           long p50Nanos, long p99Nanos, int errors) {
 
     /** Summarises the rounds of one cell; they must all be of the same client and case. */
     public static CellSummary of(List<CellMeasurement> rounds) {
         CellMeasurement first = rounds.getFirst();
         long[] connections = rounds.stream().mapToLong(CellMeasurement::newConnections).toArray();
+        long[] handshakes = rounds.stream().mapToLong(CellMeasurement::tlsHandshakes).toArray();
         return new CellSummary(first.client(), first.reuseCase(), first.requests(), rounds.size(),
                 median(connections),
                 Arrays.stream(connections).min().orElse(0),
                 Arrays.stream(connections).max().orElse(0),
                 median(rounds.stream().mapToLong(CellMeasurement::serverBytes).toArray()),
+                median(handshakes),
+                Arrays.stream(handshakes).min().orElse(0),
+                Arrays.stream(handshakes).max().orElse(0),
+                median(rounds.stream().mapToLong(CellMeasurement::tlsResumed).toArray()),
                 median(rounds.stream().mapToLong(CellMeasurement::wallNanos).toArray()),
                 median(rounds.stream().mapToLong(CellMeasurement::p50Nanos).toArray()),
                 median(rounds.stream().mapToLong(CellMeasurement::p99Nanos).toArray()),

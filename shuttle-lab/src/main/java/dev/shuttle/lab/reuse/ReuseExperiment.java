@@ -23,8 +23,10 @@ import org.HdrHistogram.Histogram;
 /**
  * The seeds' HTTP/1 experiment: for each round, case and client, a fresh client makes N sequential requests with no
  * pause between them (the race with a background drain is the point), using the body as the case says. New
- * connections and bytes written are counted at the fixture; each cell waits until its connections are closed before
- * reading the bytes, so nothing leaks into the next cell.
+ * connections and bytes written are counted at the fixture; each cell waits until its connections are closed (and
+ * none is still in the relay's delay) before reading the counts, so nothing leaks into the next cell. With {@code tls}, the same over HTTPS: every client trusts
+ * the fixture's generated authority through a TLS context of its own (so it resumes only its own sessions), speaks
+ * HTTP/1.1 only, and the fixture also counts handshakes, resumed ones apart.
  */
 public final class ReuseExperiment implements AutoCloseable {
     /** Longest wait for a cell's connections to close after its client was closed. */
@@ -33,7 +35,6 @@ public final class ReuseExperiment implements AutoCloseable {
 
     private final ReuseSettings settings;
     private final ProgressSink progress;
-    private final ClientOptions clientOptions = ClientOptions.defaults();
     private final CallWatchdog watchdog = new CallWatchdog(CallWatchdog.DEFAULT_LIMIT);
 
     public ReuseExperiment(ReuseSettings settings, ProgressSink progress) {
@@ -46,7 +47,7 @@ public final class ReuseExperiment implements AutoCloseable {
         RunEnvironment environment = RunEnvironment.capture();
         List<CellMeasurement> measurements = new ArrayList<>();
         progress.begin("lab reuse", settings.totalRequests());
-        try (LabTarget target = LabTarget.start(settings.dialDelay())) {
+        try (LabTarget target = LabTarget.start(settings.dialDelay(), settings.tls())) {
             warmUp(target);
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (ReuseCase reuseCase : settings.cases()) {
@@ -72,7 +73,7 @@ public final class ReuseExperiment implements AutoCloseable {
         URI uri = target.uri("/bytes?n=1024");
         for (ClientKind kind : settings.clients()) {
             progress.phase("warming up " + kind.cliName());
-            try (LabClient client = kind.create(clientOptions)) {
+            try (LabClient client = kind.create(clientOptions(target))) {
                 VirtualThreads.call(() -> {
                     for (int i = 0; i < settings.warmup(); i++) {
                         watchdog.call(client, uri, i % 2 == 0 ? BodyUse.READ_TO_EOF : BodyUse.CLOSE_UNREAD);
@@ -82,7 +83,7 @@ public final class ReuseExperiment implements AutoCloseable {
             } catch (Exception e) {
                 // the warm-up only heats code; a failure here shows up again, counted, in the measured cells
             }
-            target.fixture().awaitOpenAtMost(0, SETTLE_TIMEOUT);
+            target.awaitQuiet(SETTLE_TIMEOUT);
         }
     }
 
@@ -106,11 +107,13 @@ public final class ReuseExperiment implements AutoCloseable {
         Histogram latencies = new Histogram(HISTOGRAM_MAX_NANOS, 3);
         long connectionsBefore = fixture.connectionsAccepted();
         long bytesBefore = fixture.bytesWritten();
+        long handshakesBefore = fixture.tlsHandshakes();
+        long resumedBefore = fixture.tlsResumed();
         int errors = 0;
         String firstError = null;
         Map<String, Object> ownView;
         long wall;
-        try (LabClient client = kind.create(clientOptions)) {
+        try (LabClient client = kind.create(clientOptions(target))) {
             long cellStart = System.nanoTime();
             for (int i = 0; i < requests; i++) {
                 long callStart = System.nanoTime();
@@ -134,14 +137,22 @@ public final class ReuseExperiment implements AutoCloseable {
             ownView = new LinkedHashMap<>(client.ownView());
         }
         // Closing the client closed its connections; the server's count of bytes is final once it saw them close.
-        if (!fixture.awaitOpenAtMost(0, SETTLE_TIMEOUT)) {
-            ownView.put("warning", "connections still open at the server " + SETTLE_TIMEOUT.toSeconds()
-                    + " s after the client closed; byte count may be short");
+        // Dials the client still had in the relay's delay when it closed reach the fixture later: they are this
+        // cell's connections, so the cell waits for them too.
+        if (!target.awaitQuiet(SETTLE_TIMEOUT)) {
+            ownView.put("warning", "connections still open at the relay or the server " + SETTLE_TIMEOUT.toSeconds()
+                    + " s after the client closed; counts may be short");
         }
         return new CellMeasurement(kind, reuseCase, round, requests,
-                fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore, wall,
+                fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore,
+                fixture.tlsHandshakes() - handshakesBefore, fixture.tlsResumed() - resumedBefore, wall,
                 latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
                 ownView);
+    }
+
+    /** Every client's defaults, except that over TLS it trusts the target's authority (and nothing else). */
+    private static ClientOptions clientOptions(LabTarget target) {
+        return ClientOptions.builder().trust(target.trust()).build();
     }
 
     @Override

@@ -15,11 +15,13 @@ import java.util.Objects;
  *                     them, so clients that drain on the caller's thread do not stretch the run past two minutes
  * @param rounds       times each cell is measured with a fresh client; the tables show the median; default 3
  * @param dialDelay    simulated handshake per new connection, through the lab's relay; default 0 (direct)
+ * @param tls          HTTPS (HTTP/1.1 inside TLS) to a fixture with a certificate generated for the run, TLS
+ *                     handshakes counted beside new connections; default false (plain HTTP/1.1)
  * @param warmup       requests per client before measuring, unrecorded, so the JIT does not colour round 1;
  *                     default 50
  */
 public record ReuseSettings(List<ClientKind> clients, List<ReuseCase> cases, int requests, int slowRequests,
-                            int rounds, Duration dialDelay, int warmup) {
+                            int rounds, Duration dialDelay, boolean tls, int warmup) {
 
     public ReuseSettings {
         clients = List.copyOf(clients);
@@ -62,6 +64,7 @@ public record ReuseSettings(List<ClientKind> clients, List<ReuseCase> cases, int
         private int slowRequests = 20;
         private int rounds = 3;
         private Duration dialDelay = Duration.ZERO;
+        private boolean tls;
         private int warmup = 50;
 
         public Builder clients(List<ClientKind> value) {
@@ -94,13 +97,18 @@ public record ReuseSettings(List<ClientKind> clients, List<ReuseCase> cases, int
             return this;
         }
 
+        public Builder tls(boolean value) {
+            this.tls = value;
+            return this;
+        }
+
         public Builder warmup(int value) {
             this.warmup = value;
             return this;
         }
 
         public ReuseSettings build() {
-            return new ReuseSettings(clients, cases, requests, slowRequests, rounds, dialDelay, warmup);
+            return new ReuseSettings(clients, cases, requests, slowRequests, rounds, dialDelay, tls, warmup);
         }
     }
 }

@@ -1,17 +1,15 @@
 package dev.shuttle.lab.servers;
 
+import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.ServerTimeouts;
 
 /**
- * Shuttle's server, parking on or off. This is the one class to change when Shuttle's HTTP/2 server lands: make
- * {@link #checkSupported} accept {@link Protocol#H2C} and enable h2c on the builder in {@link #start}, with
- * {@link ServerSettings#maxConcurrentStreams()} and {@link ServerSettings#initialWindowSize()} as the other servers
- * get them. Nothing else in the lab knows that Shuttle's HTTP/2 is missing.
+ * Shuttle's server, parking on or off. Over h2c it speaks HTTP/2 with prior knowledge (and HTTP/1.1 to a client that
+ * does not start with the preface) with the lab's stream limit and initial stream window, as the other servers get
+ * them; over http1 HTTP/2 is switched off.
  */
 final class ShuttleTarget implements ServerTarget {
-    static final String HTTP2_PENDING = "Shuttle's HTTP/2 server is not built yet";
-
     private final boolean parking;
 
     ShuttleTarget(boolean parking) {
@@ -19,20 +17,21 @@ final class ShuttleTarget implements ServerTarget {
     }
 
     @Override
-    public void checkSupported(Protocol protocol) {
-        if (protocol != Protocol.HTTP1) {
-            throw new UnsupportedProtocolException(HTTP2_PENDING + " (" + protocol + " needs it; http1 works)");
-        }
-    }
-
-    @Override
     public RunningServer start(Protocol protocol, ServerSettings settings) throws Exception {
         checkSupported(protocol);
         byte[] body = ServerSettings.BODY;
+        Http2Options http2 = protocol == Protocol.H2C
+                ? Http2Options.builder()
+                        .cleartext(true)
+                        .maxConcurrentStreams(settings.maxConcurrentStreams())
+                        .initialWindowSize(settings.initialWindowSize())
+                        .build()
+                : Http2Options.disabled();
         HttpServer server = HttpServer.builder()
                 .port(0)
                 .backlog(settings.backlog())
                 .parking(parking)
+                .http2(http2)
                 .timeouts(ServerTimeouts.defaults().toBuilder().idle(settings.idleTimeout()).build())
                 .handler((request, response) -> response.header("Content-Type", "text/plain").send(body))
                 .build()

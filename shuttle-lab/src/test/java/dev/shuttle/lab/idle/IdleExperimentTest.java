@@ -54,15 +54,19 @@ public class IdleExperimentTest {
     }
 
     @Test
-    void jettyHoldsHundredIdleH2cConnectionsAndShuttleH2cIsReportedAsPending() throws Exception {
+    void shuttleAndJettyHoldHundredIdleH2cConnectionsAndOnlyShuttleWithoutAThreadEach() throws Exception {
         IdleSettings settings = IdleSettings.defaults(List.of(ServerKind.SHUTTLE, ServerKind.JETTY), List.of(100),
                 Protocol.H2C, 1).withTiming(Duration.ofSeconds(1), 2, 1, Duration.ofMillis(300));
         IdleResult result = new IdleExperiment(settings, ProgressSink.NONE).run();
-        assertThat(result.measured()).containsExactly(ServerKind.JETTY);
-        assertThat(result.skipped().get(ServerKind.SHUTTLE)).contains("Shuttle's HTTP/2 server is not built yet");
-        IdleCell cell = result.cell(ServerKind.JETTY, 100);
-        assertThat(cell.lostConnections()).as(String.valueOf(cell.firstError())).isZero();
-        assertThat(cell.heapPerConnection()).isPositive();
-        assertThat(IdleReport.text(result)).contains("not measured: shuttle over h2c");
+        assertThat(result.measured()).containsExactly(ServerKind.SHUTTLE, ServerKind.JETTY);
+        for (ServerKind server : List.of(ServerKind.SHUTTLE, ServerKind.JETTY)) {
+            IdleCell cell = result.cell(server, 100);
+            assertThat(cell.lostConnections()).as(server + ": " + cell.firstError()).isZero();
+            assertThat(cell.heapPerConnection()).as(server.toString()).isPositive();
+        }
+        IdleCell shuttle = result.cell(ServerKind.SHUTTLE, 100);
+        assertThat(shuttle.threadsPerConnection()).isLessThan(0.2);
+        assertThat(shuttle.heapPerConnection()).isLessThan(64.0 * 1024);
+        assertThat(IdleReport.text(result)).doesNotContain("not measured: shuttle");
     }
 }

@@ -6,14 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.fixture.FixtureServer;
 import dev.shuttle.lab.report.ProgressSink;
+import dev.shuttle.lab.tls.ClientTrust;
+import dev.shuttle.transport.tls.SelfSignedCertificate;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProbeExperimentTest {
+    private static final List<ClientKind> ALL_BUT_BOUNDED = List.of(ClientKind.SHUTTLE, ClientKind.SHUTTLE_NONE,
+            ClientKind.JDK, ClientKind.OKHTTP, ClientKind.APACHE, ClientKind.JETTY);
 
     @Test
     void countsConnectionsFromEachClientsOwnTrace() throws Exception {
@@ -42,6 +48,52 @@ class ProbeExperimentTest {
             String text = ProbeReport.text(result);
             assertThat(text).contains("shuttle-none").contains("n/a").contains("88%");
             assertThat(ProbeReport.json(result).get("clients")).hasSize(6);
+        }
+    }
+
+    @Test
+    void probesHttpsWithEveryClientTrustingTheGivenAuthority(@TempDir Path dir) throws Exception {
+        SelfSignedCertificate certificate = SelfSignedCertificate.generate();
+        Path ca = dir.resolve("ca.pem");
+        certificate.writeAuthorityPem(ca);
+        try (FixtureServer fixture = FixtureServer.startTls(0, certificate.serverContext())) {
+            ProbeResult result = new ProbeExperiment(fixture.uri("/bytes?n=2048"), 5, ALL_BUT_BOUNDED,
+                    Duration.ofSeconds(5), ClientTrust.pemFile(ca), ProgressSink.NONE).run(2);
+            assertThat(result.trust()).isEqualTo("the certificates in " + ca);
+            for (ProbeResult.Row row : result.rows()) {
+                assertThat(row.completed()).as(row.client().cliName() + ": " + row.error()).isEqualTo(5);
+            }
+            assertThat(result.rows().get(0).connectionsOpened()).isEqualTo(1);
+            assertThat(result.rows().get(1).ownView()).as("shuttle-none: a handshake per call, resuming its own")
+                    .containsEntry("tlsHandshakes", 5L).containsEntry("tlsResumed", 4L);
+            assertThat(result.rows().get(3).connectionsOpened()).as("okhttp").isEqualTo(1);
+            assertThat(result.rows().get(4).connectionsOpened()).as("apache").isEqualTo(1);
+            assertThat(result.rows().get(5).connectionsOpened()).as("jetty counts HTTP connections, not TLS layers")
+                    .isBetween(5L, 6L);
+            assertThat(fixture.requests()).as("the warm-up ran on the lab's own TLS fixture").isEqualTo(5 * 6);
+            assertThat(ProbeReport.text(result)).contains("HTTP/1.1 over TLS, trusting the certificates in")
+                    .contains("shuttle-none: 5 TLS handshakes, 4 of them resumed");
+            assertThat(ProbeReport.json(result).get("tlsTrust").asText()).contains(ca.toString());
+        }
+    }
+
+    @Test
+    void insecureSkipsTheHostNameCheckInEveryClientAndVerificationDoesNot() throws Exception {
+        SelfSignedCertificate elsewhere = SelfSignedCertificate.generate(List.of("example.test"));
+        try (FixtureServer fixture = FixtureServer.startTls(0, elsewhere.serverContext())) {
+            ProbeResult insecure = new ProbeExperiment(fixture.uri("/json"), 2, ALL_BUT_BOUNDED,
+                    Duration.ofSeconds(5), ClientTrust.insecure(), ProgressSink.NONE).run();
+            for (ProbeResult.Row row : insecure.rows()) {
+                assertThat(row.completed()).as(row.client().cliName() + ": " + row.error()).isEqualTo(2);
+            }
+            ProbeResult verified = new ProbeExperiment(fixture.uri("/json"), 2, ALL_BUT_BOUNDED,
+                    Duration.ofSeconds(5), ClientTrust.authorities(List.of(elsewhere.authority()), "its authority"),
+                    ProgressSink.NONE).run();
+            for (ProbeResult.Row row : verified.rows()) {
+                assertThat(row.completed()).as(row.client().cliName() + " must refuse a certificate for "
+                        + "example.test at 127.0.0.1").isZero();
+                assertThat(row.error()).as(row.client().cliName()).startsWith("TLS failed with 127.0.0.1:");
+            }
         }
     }
 

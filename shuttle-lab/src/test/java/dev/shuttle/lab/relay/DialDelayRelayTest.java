@@ -66,7 +66,8 @@ class DialDelayRelayTest {
             assertThat(client.getInputStream().readNBytes(5)).asString(StandardCharsets.US_ASCII)
                     .isEqualTo("pong!");
             assertThat(relay.connectionsAccepted()).isEqualTo(1);
-            assertThat(relay.bytesToTarget()).isEqualTo(4);
+            // the relay counts after its write returns, so the peer may read the bytes before they are counted
+            waitFor(() -> relay.bytesToTarget() == 4);
             waitFor(() -> relay.bytesToClients() == 5);
         }
     }
@@ -116,6 +117,39 @@ class DialDelayRelayTest {
             assertThat(readUntilEndOrReset(client.getInputStream())).isTrue();
             upstream.setSoTimeout(5_000);
             assertThat(readUntilEndOrReset(upstream.getInputStream())).isTrue();
+        }
+    }
+
+    @Test
+    void aDialClosedDuringTheDelayStillReachesTheTargetAndQuietWaitsForIt() throws Exception {
+        Duration delay = Duration.ofMillis(100);
+        try (DialDelayRelay relay = new DialDelayRelay(targetAddress(), delay).start()) {
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(), relay.port())) {
+                client.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+            } // closed while the relay still waits out the delay, as a client closed with a dial in flight does
+            waitFor(() -> relay.inFlight() == 1);
+            assertThat(acceptedSockets).as("nothing reached the target yet").isEmpty();
+            Socket upstream = acceptedSockets.poll(5, TimeUnit.SECONDS);
+            assertThat(upstream).as("the late connection reached the target").isNotNull();
+            assertThat(relay.awaitQuiet(Duration.ofMillis(50))).as("relaying what the client sent").isFalse();
+            upstream.getInputStream().readAllBytes(); // the target reads what came and closes, as a server would
+            upstream.close();
+            assertThat(relay.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+            assertThat(relay.inFlight()).isZero();
+            assertThat(relay.bytesToTarget()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void quietWhenEveryPairHasEnded() throws Exception {
+        try (DialDelayRelay relay = new DialDelayRelay(targetAddress(), Duration.ZERO).start()) {
+            assertThat(relay.awaitQuiet(Duration.ofMillis(10))).as("nothing accepted yet").isTrue();
+            Socket client = new Socket(InetAddress.getLoopbackAddress(), relay.port());
+            Socket upstream = acceptedSockets.poll(5, TimeUnit.SECONDS);
+            assertThat(relay.awaitQuiet(Duration.ofMillis(50))).as("a live pair").isFalse();
+            client.close();
+            upstream.close();
+            assertThat(relay.awaitQuiet(Duration.ofSeconds(5))).isTrue();
         }
     }
 

@@ -53,6 +53,35 @@ class ReportsTest {
     }
 
     @Test
+    void tlsRunsAddHandshakeTablesToEveryReport() throws Exception {
+        ReuseResult tls = SampleResults.reuse(List.of(ClientKind.SHUTTLE, ClientKind.JDK),
+                List.of(ReuseCase.CL_2K, ReuseCase.CONNECTION_CLOSE), 3, true);
+        String text = ReuseTables.render(tls);
+        assertThat(text).contains("(HTTP/1.1 over TLS)").contains("TLS handshakes per cell, full and resumed")
+                .contains("Of those, resumed handshakes").contains("trusts its authority alone");
+        JsonNode json = new ObjectMapper().readTree(JsonReport.reuse(tls).toString());
+        assertThat(json.get("parameters").get("tls").asBoolean()).isTrue();
+        for (JsonNode cell : json.get("cells")) {
+            assertThat(cell.get("tlsHandshakes").get("median").asLong())
+                    .isEqualTo(cell.get("newConnections").get("median").asLong());
+            assertThat(cell.get("tlsResumed").asLong()).isLessThanOrEqualTo(cell.get("tlsHandshakes").get("median")
+                    .asLong());
+        }
+        assertThat(json.get("rounds").get(0).has("tlsHandshakes")).isTrue();
+        String html = HtmlReport.reuse(tls);
+        assertThat(html).contains("TLS handshakes per cell").contains("resumed handshakes").contains("(HTTPS)");
+        assertThat(html.split("<svg", -1)).as("a chart of connections and one of handshakes").hasSize(3);
+    }
+
+    @Test
+    void plainRunsShowNoTlsFigures() {
+        String text = ReuseTables.render(result);
+        assertThat(text).doesNotContain("TLS handshakes").contains("(HTTP/1.1)");
+        assertThat(JsonReport.reuse(result).get("cells").get(0).has("tlsHandshakes")).isFalse();
+        assertThat(HtmlReport.reuse(result)).doesNotContain("TLS handshakes");
+    }
+
+    @Test
     void htmlReportIsWellFormedSelfContainedAndHasTheChartAndTable(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("report.html");
         HtmlReport.write(HtmlReport.reuse(result), file);

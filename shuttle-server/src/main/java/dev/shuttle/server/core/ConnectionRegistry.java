@@ -32,6 +32,8 @@ final class ConnectionRegistry {
     private final LongAdder accepted = new LongAdder();
     private final LongAdder closed = new LongAdder();
     private final LongAdder requests = new LongAdder();
+    /** Gauge: HTTP/2 streams registered (open, or with a handler running), over all connections. */
+    private final LongAdder streams = new LongAdder();
     /** Gauges indexed by ConnectionState ordinal; CLOSED's slot stays 0. */
     private final AtomicLong[] inState = new AtomicLong[ConnectionState.values().length];
 
@@ -69,6 +71,10 @@ final class ConnectionRegistry {
 
     void requestStarted() {
         requests.increment();
+    }
+
+    void streams(int delta) {
+        streams.add(delta);
     }
 
     /** Called by a connection for each transition, while it holds its state lock; never calls the listener. */
@@ -151,6 +157,6 @@ final class ConnectionRegistry {
         long parked = inState[ConnectionState.PARKED.ordinal()].get();
         long fresh = inState[ConnectionState.NEW.ordinal()].get();
         return new ServerStats(accepted.sum(), fresh + active + idle + parked, active, idle, parked, closed.sum(),
-                requests.sum());
+                requests.sum(), streams.sum());
     }
 }

@@ -3,26 +3,51 @@ package dev.shuttle.server.core;
 import java.io.IOException;
 
 /**
- * What a protocol (HTTP/1.1 now, HTTP/2 next) does with a connection once {@link ServerConnection} has detected it
- * and run any TLS handshake. Every method runs on the connection's virtual thread, with the connection's buffers
- * attached.
+ * What a protocol (HTTP/1.1, HTTP/2) does with a connection once {@link ServerConnection} has detected it and run any
+ * TLS handshake. {@link #serve} runs on the connection's reading thread, with the connection's buffers attached;
+ * {@link #shutdown} on the thread that shuts the server down.
  */
 public interface ProtocolSession {
-    /** What the connection does when a session returns. */
+    /** What the connection does when {@link #serve} returns. */
     enum Next {
-        /** Nothing to do: give the buffers back and wait in the readiness watcher without a thread. */
+        /** Nothing to read (the session moved the connection to IDLE): give the buffers back and park. */
         PARK,
         /** Close the connection. */
-        CLOSE
+        CLOSE,
+        /** The session replaced itself ({@link ServerConnection#switchTo}): serve on with the new one. */
+        SWITCH
     }
 
     /**
      * Serves the connection from its current state (ACTIVE, with the first bytes of a request buffered) until it has
-     * nothing to do or must close. {@code headDeadline} bounds the first request's head.
+     * nothing to read or must close. {@code headDeadline} bounds the first request's head.
      */
     Next serve(long headDeadline) throws IOException;
 
-    /** How the connection was woken while parked, when it was not by bytes: say goodbye if the protocol has one. */
-    default void parkedEnd(ServerConnection.End reason) {
+    /** How long the connection may stay parked from now: the idle timeout, or longer while streams are open. */
+    long idleTimeoutNanos();
+
+    /**
+     * The watcher handed the parked connection back at its deadline or because the server shuts down. Say goodbye if
+     * the protocol has one (HTTP/2: GOAWAY).
+     *
+     * @return true when the connection must stay open to finish its streams: a reader then serves it again (without
+     *         parking); false closes it
+     */
+    default boolean parkedEnd(ServerConnection.End reason) {
+        return false;
+    }
+
+    /** Graceful shutdown began (from the shutting-down thread): HTTP/2 sends GOAWAY and closes once its streams end. */
+    default void shutdown() {
+    }
+
+    /** The connection closed (from whichever thread closed it): fail what still waits on it. */
+    default void closed() {
+    }
+
+    /** Whether streams are open whose handlers still run (HTTP/2): then the connection must not just be closed. */
+    default boolean hasActiveStreams() {
+        return false;
     }
 }

@@ -23,6 +23,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.shuttle.wire.http2.Http2Preface;
 import javax.net.ssl.SSLException;
 
 /**
@@ -68,10 +69,19 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     /** Plaintext until a TLS handshake replaced it; written by the connection thread, read by any (close, stats). */
     private volatile Transport transport;
-    /** Owned by the connection's current thread; null until the protocol is known. */
-    private ProtocolSession session;
-    /** Owned by the connection's current thread: when the current or last park ends (watcher clock). */
+    /** Written by the connection's current thread, read by the shutting-down one; null until the protocol is known. */
+    private volatile ProtocolSession session;
+    /** Guarded by stateLock: when the current or last park ends (watcher clock). */
     private long parkDeadline;
+    /** Guarded by stateLock: the current stay in the watcher, null while the connection is not parked. */
+    private ReadinessWatcher.Ticket ticket;
+    /** Guarded by stateLock: threads other than the reader writing right now (HTTP/2 handlers). */
+    private int writers;
+    /** Guarded by stateLock: a connection thread is reading (or about to: the watcher handed it back). */
+    private boolean readerRunning = true;
+    /** Guarded by stateLock: the reader left while writers wrote; the last of them parks, until this deadline. */
+    private boolean parkWhenQuiet;
+    private long pendingParkDeadline;
     private volatile TlsInfo tls;
     private volatile HttpVersion protocol = HttpVersion.HTTP_1_1;
 
@@ -107,7 +117,17 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         }
         // A new connection that sends nothing is closed at its deadline, silently, as Go and nginx do.
         long firstBytesWithin = context.tls != null ? context.tlsHandshakeNanos : context.headerReadNanos;
-        park(acceptedNanos + firstBytesWithin);
+        boolean parked;
+        stateLock.lock();
+        try {
+            readerRunning = false;
+            parked = parkLocked(acceptedNanos + firstBytesWithin);
+        } finally {
+            stateLock.unlock();
+        }
+        if (!parked) {
+            closeNow();
+        }
     }
 
     // ---- watcher thread ----
@@ -125,6 +145,13 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     // ---- connection thread ----
 
     private void woken(ReadinessWatcher.Wake reason) {
+        stateLock.lock();
+        try {
+            ticket = null;
+            readerRunning = true;
+        } finally {
+            stateLock.unlock();
+        }
         switch (reason) {
             case READABLE -> resume();
             case DEADLINE -> ended(End.DEADLINE);
@@ -134,19 +161,25 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     }
 
     private void ended(End reason) {
-        LOG.log(Level.TRACE, "connection {0} closed while waiting: {1}", id, reason);
+        LOG.log(Level.TRACE, "connection {0} handed back while waiting: {1}", id, reason);
         ProtocolSession current = session;
         if (current != null && reason != End.FAILED) {
+            boolean keepServing = false;
             try {
-                current.parkedEnd(reason);
+                keepServing = current.parkedEnd(reason);
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "connection " + id + ": goodbye failed: " + e);
+            }
+            if (keepServing) {
+                serve(context.now() + context.headerReadNanos, state);
+                return;
             }
         }
         closeNow();
         releaseBuffers();
     }
 
+    /** Readiness: the first bytes of a new connection, or the next bytes of a parked one. */
     private void resume() {
         boolean parked = false;
         try {
@@ -163,21 +196,69 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
                         + context.headerReadNanos;
             } else {
                 int n = input.fillNow();
+                if (n == 0 && transport.isSharedWithWriters()) {
+                    n = tellEndFromNothing();
+                }
                 if (n < 0) {
                     return; // the peer closed an idle connection
                 }
                 if (n == 0) {
                     // Readiness without application bytes (a TLS record such as a key update, or nothing at all):
                     // wait again, in the same state and until the same deadline.
-                    parked = reparkQuietly();
+                    parked = readerIdle(false);
                     return;
                 }
                 headDeadline = context.now() + context.headerReadNanos;
             }
-            if (!transition(from, ConnectionState.ACTIVE)) {
+            parked = true; // serve() owns the outcome from here
+            serve(headDeadline, from);
+        } catch (ClosedChannelException e) {
+            LOG.log(Level.TRACE, "connection {0} closed under us", id);
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "connection " + id + " failed: " + e);
+        } catch (Throwable t) {
+            LOG.log(Level.ERROR, "connection " + id + " failed unexpectedly", t);
+        } finally {
+            if (!parked) {
+                closeNow();
+                releaseBuffers();
+            }
+        }
+    }
+
+    /**
+     * Readiness, yet nothing waits to be read, on a transport whose non-blocking read cannot see the end of the stream
+     * ({@link Transport#shareWithWriters()}): a 1 ms blocking read tells a peer that closed (-1) from a spurious
+     * wake-up or a record without application bytes (0). Only this rare path pays for it.
+     */
+    private int tellEndFromNothing() throws IOException {
+        input.usePerReadTimeout(1);
+        try {
+            return input.fill();
+        } catch (SocketTimeoutException e) {
+            return 0;
+        }
+    }
+
+    /** Runs the session from {@code from} (NEW, PARKED or IDLE) until it parks the connection or closes it. */
+    private void serve(long headDeadline, ConnectionState from) {
+        boolean parked = false;
+        try {
+            if (!input.isAttached()) {
+                attachBuffers();
+            }
+            if (from != ConnectionState.ACTIVE && !transition(from, ConnectionState.ACTIVE)) {
                 return; // shutdown closed it meanwhile
             }
-            parked = session.serve(headDeadline) == ProtocolSession.Next.PARK && parkIdle();
+            while (true) {
+                ProtocolSession.Next next = session.serve(headDeadline);
+                if (next == ProtocolSession.Next.SWITCH) {
+                    headDeadline = context.now() + context.headerReadNanos;
+                    continue; // the session replaced itself (h2c upgrade): the new one serves on
+                }
+                parked = next == ProtocolSession.Next.PARK && readerIdle(true);
+                return;
+            }
         } catch (ClosedChannelException e) {
             LOG.log(Level.TRACE, "connection {0} closed under us", id);
         } catch (IOException e) {
@@ -195,9 +276,9 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     private enum Established { SERVE, PARKED, CLOSE }
 
     /**
-     * The first bytes of a new connection arrived: run the TLS handshake when this is a TLS server, and pick the
-     * protocol session. SERVE: a request's bytes are buffered; PARKED: waiting again (a TLS client that has not sent
-     * its request yet); CLOSE: the connection must close.
+     * The first bytes of a new connection arrived: run the TLS handshake when this is a TLS server, tell HTTP/2's
+     * preface from HTTP/1.x, and pick the protocol session. SERVE: a request's bytes are buffered; PARKED: waiting
+     * again (a TLS client that has not sent its request yet); CLOSE: the connection must close.
      */
     private Established establish() throws IOException {
         int n = input.fillNow();
@@ -205,30 +286,58 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
             return Established.CLOSE;
         }
         if (n == 0) {
-            return reparkQuietly() ? Established.PARKED : Established.CLOSE;
+            return readerIdle(false) ? Established.PARKED : Established.CLOSE;
         }
-        String alpn = null;
+        String applicationProtocol = null;
         if (context.tls != null) {
             if (!handshake()) {
                 return Established.CLOSE;
             }
-            alpn = tls.applicationProtocol();
+            applicationProtocol = tls.applicationProtocol();
+            if (!input.buffer().hasRemaining()) {
+                int more = input.fillNow();
+                if (more < 0) {
+                    return Established.CLOSE;
+                }
+                if (more == 0) {
+                    // Handshaken but no request yet (TLS 1.3 clients send it right behind their Finished; others
+                    // after a round trip): park, still NEW, until the first request byte or the header deadline.
+                    session = context.sessions.create(this, applicationProtocol);
+                    parkDeadline = context.now() + context.headerReadNanos;
+                    return readerIdle(false) ? Established.PARKED : Established.CLOSE;
+                }
+            }
+        } else if (context.sessions.cleartextHttp2() && startsWithPreface()) {
+            applicationProtocol = "h2";
         }
-        session = context.sessions.create(this, alpn);
-        if (input.buffer().hasRemaining()) {
-            return Established.SERVE;
+        session = context.sessions.create(this, applicationProtocol);
+        if ("h2".equals(applicationProtocol)) {
+            protocol = HttpVersion.HTTP_2;
         }
-        int more = input.fillNow();
-        if (more > 0) {
-            return Established.SERVE;
+        return Established.SERVE;
+    }
+
+    /**
+     * Whether the bytes received so far begin HTTP/2's client preface (prior knowledge). Reads on, within the header
+     * deadline, while they match but are not all there yet; consumes nothing.
+     */
+    private boolean startsWithPreface() throws IOException {
+        input.useDeadline(acceptedNanos + context.headerReadNanos);
+        while (true) {
+            switch (Http2Preface.read(input.buffer().duplicate())) {
+                case COMPLETE -> {
+                    return true;
+                }
+                case MISMATCH -> {
+                    return false;
+                }
+                case PARTIAL -> {
+                    if (input.fill() < 0) {
+                        return false;
+                    }
+                }
+            }
         }
-        if (more < 0) {
-            return Established.CLOSE;
-        }
-        // Handshaken but no request yet (TLS 1.3 clients send it right behind their Finished; others after a round
-        // trip): park, still NEW, until the first request byte or the header deadline.
-        parkDeadline = context.now() + context.headerReadNanos;
-        return reparkQuietly() ? Established.PARKED : Established.CLOSE;
     }
 
     /** Runs the server side of the TLS handshake on the bytes already read; false when the connection must close. */
@@ -242,7 +351,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
             return false;
         }
         TlsTransport secure = TlsTransport.server(channel, context.buffers, context.nanoClock, context.tls,
-                ServerConnection::selectProtocol);
+                context.sessions::selectApplicationProtocol);
         secure.prepend(received); // the ClientHello's first bytes, read while detecting
         received.position(received.limit());
         int timeoutMillis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(
@@ -268,18 +377,6 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         return true;
     }
 
-    /**
-     * ALPN: HTTP/1.1 when the client offers it (HTTP/2 joins when the server speaks it), no ALPN at all for a client
-     * that offers none, and a {@code no_application_protocol} alert for a client that offers only protocols this
-     * server does not speak (as Go does: better than a connection that fails on its first frame).
-     */
-    private static String selectProtocol(List<String> offered) {
-        if (offered.isEmpty()) {
-            return "";
-        }
-        return offered.contains("http/1.1") ? "http/1.1" : null;
-    }
-
     /** Called by the session between requests: the connection goes idle (IDLE) and must not park. */
     public boolean toIdle() {
         return transition(ConnectionState.ACTIVE, ConnectionState.IDLE);
@@ -290,38 +387,128 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         return transition(ConnectionState.IDLE, ConnectionState.ACTIVE);
     }
 
+    /** The session replaces itself (HTTP/1.1 upgraded to h2c); it returns {@link ProtocolSession.Next#SWITCH} next. */
+    public void switchTo(ProtocolSession next, HttpVersion nextProtocol) {
+        this.session = next;
+        this.protocol = nextProtocol;
+    }
+
+    // ---- parking: the gate between the connection's reader and other writers ----
+
     /**
-     * IDLE → PARKED: gives the buffers back and hands the channel to the watcher until the idle timeout. From here on
-     * the calling thread must not touch the connection.
+     * The reading thread has nothing to read: give its buffers back and park, or, while another thread writes (an
+     * HTTP/2 handler), leave the park to the last writer. {@code fromIdle}: after {@link #toIdle()} (a park from IDLE
+     * is reported as PARKED); otherwise the connection waits again in the state it had (NEW, PARKED) until the same
+     * deadline.
      *
      * @return false when the connection was closed instead (shutdown began)
      */
-    private boolean parkIdle() throws IOException {
-        releaseBuffers();
-        channel.configureBlocking(false);
-        if (!transition(ConnectionState.IDLE, ConnectionState.PARKED)) {
-            return false;
-        }
-        return park(context.now() + context.idleNanos);
-    }
-
-    /** Back to the watcher without a state change, until the same deadline as before. */
-    private boolean reparkQuietly() throws IOException {
+    private boolean readerIdle(boolean fromIdle) throws IOException {
         if (input.hasBufferedInput()) {
             throw new IllegalStateException("parking with input buffered");
         }
         releaseBuffers();
-        channel.configureBlocking(false);
-        return park(parkDeadline);
+        long deadline = fromIdle ? context.now() + session.idleTimeoutNanos() : parkDeadline;
+        List<Runnable> undelivered;
+        boolean parked;
+        stateLock.lock();
+        try {
+            readerRunning = false;
+            if (writers > 0) {
+                parkWhenQuiet = true;
+                pendingParkDeadline = deadline;
+                parked = true;
+            } else {
+                parked = parkLocked(deadline);
+            }
+        } finally {
+            stateLock.unlock();
+        }
+        deliverEvents();
+        return parked;
     }
 
-    private boolean park(long deadline) {
+    /**
+     * Called by a thread other than the reader before it writes (an HTTP/2 handler): takes the channel back from the
+     * watcher if the connection is parked, and keeps it from parking until {@link #endWrite()}. A connection woken
+     * this way has no reader; the last writer parks it again.
+     *
+     * @throws ClosedChannelException when the connection is closed
+     */
+    public void beginWrite() throws IOException {
+        stateLock.lock();
+        try {
+            if (state == ConnectionState.CLOSED) {
+                throw new ClosedChannelException();
+            }
+            writers++;
+            if (ticket != null) {
+                ReadinessWatcher.Ticket parkedTicket = ticket;
+                ticket = null;
+                if (context.watcher.unpark(parkedTicket)) {
+                    // No reader: the connection stays without one, IDLE while written to, parked again after.
+                    parkWhenQuiet = true;
+                    pendingParkDeadline = parkDeadline;
+                    transitionLocked(ConnectionState.PARKED, ConnectionState.IDLE);
+                } else {
+                    // Readiness came first: a reader thread is starting (woken()); it decides about parking.
+                    readerRunning = true;
+                }
+            }
+        } finally {
+            stateLock.unlock();
+        }
+        deliverEvents();
+    }
+
+    /** After {@link #beginWrite()}: the last writer of a connection without a reader parks it. */
+    public void endWrite() {
+        stateLock.lock();
+        try {
+            writers--;
+            if (writers == 0 && parkWhenQuiet && !readerRunning && state != ConnectionState.CLOSED) {
+                parkLocked(pendingParkDeadline);
+            }
+        } finally {
+            stateLock.unlock();
+        }
+        deliverEvents();
+    }
+
+    /**
+     * Hands the channel to the watcher. IDLE becomes PARKED; NEW and PARKED stay. A refused park (the watcher is
+     * shutting down) ends the connection, unless its session still serves streams: then a thread goes on reading
+     * (it cannot park any more) until they finish.
+     */
+    private boolean parkLocked(long deadline) {
+        assert stateLock.isHeldByCurrentThread();
+        parkWhenQuiet = false;
         parkDeadline = deadline;
-        if (context.watcher.park(this, deadline) == null) {
-            closeNow(); // the watcher is shutting down
+        try {
+            channel.configureBlocking(false);
+        } catch (IOException e) {
             return false;
         }
-        return true;
+        if (state == ConnectionState.IDLE) {
+            transitionLocked(ConnectionState.IDLE, ConnectionState.PARKED);
+        }
+        ticket = context.watcher.park(this, deadline);
+        if (ticket != null) {
+            return true;
+        }
+        try {
+            channel.configureBlocking(true);
+        } catch (IOException e) {
+            return false;
+        }
+        if (session != null && session.hasActiveStreams()) {
+            readerRunning = true;
+            ConnectionState from = state;
+            Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> serve(context.now() + context.headerReadNanos,
+                    from));
+            return true;
+        }
+        return false;
     }
 
     private void attachBuffers() {
@@ -329,7 +516,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         output.attach(context.buffers.acquire());
     }
 
-    /** Gives back every buffer (no-op for those not held); the connection's own thread only. */
+    /** Gives back the reader's buffers (no-op for those not held); the connection's reading thread only. */
     private void releaseBuffers() {
         if (input.isAttached()) {
             context.buffers.release(input.detach());
@@ -372,21 +559,29 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
      * @return false when the connection is no longer in {@code from} (closed by another thread)
      */
     private boolean transition(ConnectionState from, ConnectionState to) {
+        boolean moved;
         stateLock.lock();
         try {
-            if (state != from) {
-                return false;
-            }
-            state = to;
-            if (from == null) {
-                context.registry.added(this);
-            }
-            context.registry.transitioned(this, from, to);
-            queueStateEventLocked(from, to);
+            moved = transitionLocked(from, to);
         } finally {
             stateLock.unlock();
         }
         deliverEvents();
+        return moved;
+    }
+
+    /** The transition under the held lock; the caller delivers the queued event after unlocking. */
+    private boolean transitionLocked(ConnectionState from, ConnectionState to) {
+        assert stateLock.isHeldByCurrentThread();
+        if (state != from) {
+            return false;
+        }
+        state = to;
+        if (from == null) {
+            context.registry.added(this);
+        }
+        context.registry.transitioned(this, from, to);
+        queueStateEventLocked(from, to);
         return true;
     }
 
@@ -415,6 +610,9 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     /** Delivers queued events one at a time, in order, outside the state lock; one deliverer at a time. */
     private void deliverEvents() {
+        if (stateLock.isHeldByCurrentThread()) {
+            return; // an outer frame holds the lock and delivers once it lets go
+        }
         while (true) {
             Runnable event;
             stateLock.lock();
@@ -445,6 +643,18 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         close(null);
     }
 
+    /** Graceful shutdown began: the session may say goodbye (HTTP/2 GOAWAY). From the shutting-down thread. */
+    void shutdownGracefully() {
+        ProtocolSession current = session;
+        if (current != null) {
+            try {
+                current.shutdown();
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "connection " + id + ": graceful shutdown failed: " + e);
+            }
+        }
+    }
+
     /** Shutdown: closes the connection if it sits between requests holding a thread (parking off). */
     void closeIfIdle() {
         close(ConnectionState.IDLE);
@@ -465,6 +675,10 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         }
         // Outside the lock: closing a channel waits for I/O blocked on it to notice.
         transport.close();
+        ProtocolSession current = session;
+        if (current != null) {
+            current.closed();
+        }
         deliverEvents();
     }
 

@@ -63,6 +63,11 @@ public final class ServerContext {
         return nanoClock.getAsLong();
     }
 
+    /** An HTTP/2 stream was registered (+1) or left the registry (-1). */
+    public void streams(int delta) {
+        registry.streams(delta);
+    }
+
     /** Counts a request head that was parsed (handed to the handler, or rejected for its framing or size). */
     public void requestStarted() {
         registry.requestStarted();

@@ -111,6 +111,9 @@ public final class ServerEngine {
         }
         acceptorThread.interrupt(); // in case it waits for a connection permit
         acceptorThread.join();
+        for (ServerConnection connection : List.copyOf(registry.openConnections())) {
+            connection.shutdownGracefully(); // HTTP/2: GOAWAY, and close once the streams end
+        }
         watcher.close(); // hands NEW and PARKED connections back with SHUTDOWN, refuses further parks
         for (ServerConnection connection : List.copyOf(registry.openConnections())) {
             connection.closeIfIdle();

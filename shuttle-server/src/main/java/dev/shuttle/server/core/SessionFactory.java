@@ -1,10 +1,21 @@
 package dev.shuttle.server.core;
 
-/** Makes the protocol session of a connection once its protocol is known. */
-@FunctionalInterface
+import java.util.List;
+
+/** Picks and makes the protocol session of each connection. */
 public interface SessionFactory {
     /**
-     * @param applicationProtocol the ALPN protocol a TLS handshake chose, or null (plaintext, or no ALPN)
+     * @param applicationProtocol {@code h2} for HTTP/2 (ALPN, or cleartext prior knowledge), {@code http/1.1} or null
+     *                            for HTTP/1.x
      */
     ProtocolSession create(ServerConnection connection, String applicationProtocol);
+
+    /**
+     * ALPN: the protocol to use from the client's offer; "" to use none; null to refuse the handshake with
+     * {@code no_application_protocol} (a client offering only protocols this server does not speak).
+     */
+    String selectApplicationProtocol(List<String> offered);
+
+    /** Whether a plaintext connection that starts with HTTP/2's preface is served as HTTP/2 (prior knowledge). */
+    boolean cleartextHttp2();
 }

@@ -1,10 +1,16 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.Http2Options;
+import dev.shuttle.server.core.KeepAliveTurn;
+import dev.shuttle.server.core.KeepAliveTurns;
 import dev.shuttle.server.core.ProtocolSession;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
 import dev.shuttle.server.io.ConnectionInput;
+import dev.shuttle.server.http2.H2cUpgrade;
+import dev.shuttle.server.http2.Http2Session;
 import dev.shuttle.server.io.ConnectionOutput;
+import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.Http1Exception;
 import dev.shuttle.wire.http1.Http1HeadParser;
 import dev.shuttle.wire.http1.RequestHead;
@@ -26,52 +32,26 @@ public final class Http1Session implements ProtocolSession {
     private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long LINGER_MAX_BYTES = 256 * 1024;
 
-    /**
-     * How many times a connection whose client has not sent its next request yet lets the other virtual threads run,
-     * looking for that request after each turn, before it parks. Parking costs a trip through the watcher for every
-     * request of a busy keep-alive client (a request/response client such as wrk sends the next request only after
-     * reading the response, so the socket is empty when the response leaves): two epoll_ctl calls, a selector wakeup
-     * and two thread hand-offs, about a third of the server's CPU per request in the 64-connection benchmark. A turn
-     * ({@link Thread#yield()}) lasts as long as one round of the server's other runnable work: on a busy server long
-     * enough for a prompt client's next request to arrive (3 turns caught 65-75% of them with 64 wrk connections), on
-     * an idle one a few microseconds, so a silent connection still parks almost at once (and, after one miss, at once:
-     * {@link #KEEP_ALIVE_CREDIT}). A timed blocking read would be the obvious grace window, but every timed wait of a
-     * virtual thread schedules and cancels a timer on the JDK's delay scheduler, which wakes that platform thread twice
-     * per request: measured, it doubled the context switches per request and cost more CPU than parking did.
-     */
-    static final int KEEP_ALIVE_TURNS = 3;
-
-    /**
-     * Turns are taken only while they pay off for this connection: a next request found in them restores this many
-     * credits, turns that find nothing cost one (a new connection starts with one). Without credit the connection
-     * parks at once and tries the turns again every {@link #KEEP_ALIVE_PROBE_EVERY}th request. Eight misses in a row
-     * are rare for a client the turns suit (about 30% of its turns miss under load, in bursts when the machine
-     * stalls). A yield on a server with little else to run can wake an idle carrier thread for nothing, so a client
-     * that pauses between requests (a browser, a batch job) would otherwise pay three wasted turns, and up to three
-     * context switches, per request.
-     */
-    static final int KEEP_ALIVE_CREDIT = 8;
-    static final int KEEP_ALIVE_PROBE_EVERY = 16;
-
     private enum Next { SERVE, PARK, CLOSE }
 
     private final ServerConnection connection;
     private final ServerContext context;
-    private final KeepAliveTurn keepAliveTurn;
+    private final KeepAliveTurns keepAliveTurns;
     private final Http1HeadParser parser;
-    /**
-     * Owned by the connection's current thread (a new thread sees the last one's value through the watcher's
-     * hand-off): how many more keep-alive turns may miss before this connection stops taking them.
-     */
-    private int keepAliveCredit = 1;
-    /** Owned by the connection's current thread. */
-    private long requests;
+    /** HTTP/2 options when {@code Upgrade: h2c} is accepted, else null. */
+    private final Http2Options h2c;
 
-    public Http1Session(ServerConnection connection, KeepAliveTurn keepAliveTurn) {
+    public Http1Session(ServerConnection connection, KeepAliveTurn keepAliveTurn, Http2Options h2c) {
         this.connection = connection;
         this.context = connection.context();
-        this.keepAliveTurn = keepAliveTurn;
+        this.keepAliveTurns = new KeepAliveTurns(keepAliveTurn);
+        this.h2c = h2c;
         this.parser = new Http1HeadParser(context.http1Limits);
+    }
+
+    @Override
+    public long idleTimeoutNanos() {
+        return context.idleNanos;
     }
 
     @Override
@@ -84,8 +64,14 @@ public final class Http1Session implements ProtocolSession {
             if (head == null) {
                 return ProtocolSession.Next.CLOSE;
             }
-            requests++;
             connection.requestStarted();
+            if (h2c != null && H2cUpgrade.requested(head)) {
+                Http2Session upgraded = H2cUpgrade.accept(connection, h2c, head);
+                if (upgraded != null) {
+                    connection.switchTo(upgraded, HttpVersion.HTTP_2);
+                    return ProtocolSession.Next.SWITCH;
+                }
+            }
             Http1Exchange.Outcome outcome = new Http1Exchange(context, connection, head, input, output).run();
             if (outcome == Http1Exchange.Outcome.CLOSE_LINGERING) {
                 lingeringClose();
@@ -136,8 +122,8 @@ public final class Http1Session implements ProtocolSession {
     }
 
     /**
-     * Between requests (state IDLE): serve pipelined bytes at once, and bytes that arrive within
-     * {@link #KEEP_ALIVE_TURNS} turns; otherwise park (or, with parking off, wait in a blocking read up to the idle
+     * Between requests (state IDLE): serve pipelined bytes at once, and bytes that arrive within a few scheduler
+     * turns ({@link KeepAliveTurns}); otherwise park (or, with parking off, wait in a blocking read up to the idle
      * timeout, which returns at once for bytes already in the socket). The socket is not looked at before the first
      * turn: right after a response the client has rarely had time to answer, and each look is a system call.
      */
@@ -152,7 +138,7 @@ public final class Http1Session implements ProtocolSession {
         } else if (input.hasBufferedInput()) {
             arrived = input.fillNow(); // a TLS record already received: decrypt it rather than wait for readiness
         } else {
-            arrived = context.parking ? lookWithinTurns() : 0;
+            arrived = context.parking ? keepAliveTurns.look(connection) : 0;
         }
         if (arrived < 0) {
             return Next.CLOSE; // the client closed its idle connection
@@ -174,28 +160,6 @@ public final class Http1Session implements ProtocolSession {
             return n > 0 && connection.toActive() ? Next.SERVE : Next.CLOSE;
         }
         return Next.PARK;
-    }
-
-    /**
-     * Takes up to {@link #KEEP_ALIVE_TURNS} turns, looking for the next request's bytes after each, when this
-     * connection has credit for them or it is time to try again ({@link #KEEP_ALIVE_CREDIT}).
-     *
-     * @return the bytes that arrived, 0 when none did (or no turn was taken), -1 when the client closed
-     */
-    private int lookWithinTurns() throws IOException {
-        if (keepAliveCredit == 0 && requests % KEEP_ALIVE_PROBE_EVERY != 0) {
-            return 0;
-        }
-        for (int turn = 0; turn < KEEP_ALIVE_TURNS; turn++) {
-            keepAliveTurn.take(connection);
-            int n = connection.input().fillNow();
-            if (n != 0) {
-                keepAliveCredit = KEEP_ALIVE_CREDIT;
-                return n;
-            }
-        }
-        keepAliveCredit = Math.max(0, keepAliveCredit - 1);
-        return 0;
     }
 
     private void lingeringClose() {

@@ -7,6 +7,8 @@ import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
 import dev.shuttle.server.core.ServerConnection;
+import dev.shuttle.server.core.KeepAliveTurn;
+import dev.shuttle.server.core.KeepAliveTurns;
 import dev.shuttle.server.core.ServerEngine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Between a response and parking, a connection takes {@link Http1Session#KEEP_ALIVE_TURNS} turns looking for its
+ * Between a response and parking, a connection takes {@link KeepAliveTurns#TURNS} turns looking for its
  * next request. The turn is replaced by a test hook, so arrivals are staged instead of left to scheduling.
  */
 class KeepAliveTurnsTest {
@@ -45,7 +47,7 @@ class KeepAliveTurnsTest {
         };
         server = new ServerEngine(new ServerEngine.Config((request, response) -> response.send("ok"),
                 ServerLimits.defaults(), ServerTimeouts.defaults(), listener, parking, null),
-                (connection, alpn) -> new Http1Session(connection, turn));
+                new Http1Only(turn));
         server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     }
 
@@ -82,7 +84,7 @@ class KeepAliveTurnsTest {
             assertThat(parks.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
         }
         // One turn found the second request; after it nothing came, so all turns were taken before parking.
-        assertThat(turns.get()).isEqualTo(1 + Http1Session.KEEP_ALIVE_TURNS);
+        assertThat(turns.get()).isEqualTo(1 + KeepAliveTurns.TURNS);
         assertThat(states).startsWith(ConnectionState.NEW, ConnectionState.ACTIVE, ConnectionState.IDLE,
                 ConnectionState.ACTIVE, ConnectionState.IDLE, ConnectionState.PARKED);
         assertThat(server.stats().requests()).isEqualTo(2);
@@ -96,7 +98,7 @@ class KeepAliveTurnsTest {
             socket.getOutputStream().write(REQUEST);
             readOk(socket.getInputStream());
             assertThat(parks.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(turns.get()).isEqualTo(Http1Session.KEEP_ALIVE_TURNS);
+            assertThat(turns.get()).isEqualTo(KeepAliveTurns.TURNS);
             assertThat(server.connections()).singleElement().satisfies(connection -> {
                 assertThat(connection.state()).isEqualTo(ConnectionState.PARKED);
                 assertThat(connection.holdsBuffers()).isFalse();
@@ -112,7 +114,7 @@ class KeepAliveTurnsTest {
         AtomicInteger turns = new AtomicInteger();
         start(true, connection -> turns.incrementAndGet());
         try (Socket socket = connect()) {
-            for (int i = 1; i <= Http1Session.KEEP_ALIVE_PROBE_EVERY; i++) {
+            for (int i = 1; i <= KeepAliveTurns.PROBE_EVERY; i++) {
                 socket.getOutputStream().write(REQUEST);
                 readOk(socket.getInputStream());
                 // Parked before the next request leaves, so no turn can find it.
@@ -120,8 +122,8 @@ class KeepAliveTurnsTest {
             }
         }
         // The first request's turns found nothing; the next ones parked at once; the 16th tried the turns again.
-        assertThat(turns.get()).isEqualTo(2 * Http1Session.KEEP_ALIVE_TURNS);
-        assertThat(server.stats().requests()).isEqualTo(Http1Session.KEEP_ALIVE_PROBE_EVERY);
+        assertThat(turns.get()).isEqualTo(2 * KeepAliveTurns.TURNS);
+        assertThat(server.stats().requests()).isEqualTo(KeepAliveTurns.PROBE_EVERY);
     }
 
     @Test

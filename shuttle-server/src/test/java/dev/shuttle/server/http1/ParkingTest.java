@@ -6,6 +6,8 @@ import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
+import dev.shuttle.server.core.KeepAliveTurn;
+import dev.shuttle.server.core.KeepAliveTurns;
 import dev.shuttle.server.core.ServerEngine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +39,7 @@ class ParkingTest {
         };
         ServerEngine server = new ServerEngine(new ServerEngine.Config(
                 (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
-                listener, parking, null), (connection, alpn) -> new Http1Session(connection, KeepAliveTurn.YIELD));
+                listener, parking, null), new Http1Only(KeepAliveTurn.YIELD));
         server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
         List<Socket> sockets = new ArrayList<>();
         try {
@@ -73,7 +75,7 @@ class ParkingTest {
         ServerEngine server = new ServerEngine(new ServerEngine.Config(
                 (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
                 listener, true, certificate.serverContext()),
-                (connection, alpn) -> new Http1Session(connection, KeepAliveTurn.YIELD));
+                new Http1Only(KeepAliveTurn.YIELD));
         server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         try (Socket socket = certificate.clientContext().getSocketFactory()
                 .createSocket("localhost", server.localAddress().getPort())) {

@@ -1,11 +1,10 @@
-package dev.shuttle.server.http1;
+package dev.shuttle.server.core;
 
-import dev.shuttle.server.core.ServerConnection;
 import java.io.IOException;
 
 /**
  * What a connection does between two looks for its next request, after a response and before it parks (see
- * {@link Http1Session#KEEP_ALIVE_TURNS}). The server always uses {@link #YIELD}; the interface exists so tests can
+ * {@link KeepAliveTurns}). The server always uses {@link #YIELD}; the interface exists so tests can
  * stage a request that arrives during a turn, or count the turns, without depending on scheduling.
  */
 @FunctionalInterface

@@ -1,0 +1,87 @@
+package dev.shuttle.server;
+
+/**
+ * HTTP/2 on the server: whether it is offered, and the limits it announces. {@link #defaults()} is valid; each builder
+ * option states its default and where it comes from. Limits not listed here follow the wire module's server defaults
+ * (16 KiB header lists, 4096-octet HPACK tables, 32 CONTINUATION frames per block).
+ *
+ * @param enabled              HTTP/2 at all: ALPN {@code h2} over TLS, and, with {@code cleartext}, h2c
+ * @param cleartext            h2c: HTTP/2 with prior knowledge on a plaintext port, and {@code Upgrade: h2c}
+ * @param maxConcurrentStreams SETTINGS_MAX_CONCURRENT_STREAMS: streams a client may have open at once; a stream counts
+ *                             until its handler has finished, however early the client reset it
+ * @param initialWindowSize    SETTINGS_INITIAL_WINDOW_SIZE: request body bytes a stream may send before the handler
+ *                             reads them
+ * @param connectionWindowSize the connection's receive window: request body bytes all streams of a connection may
+ *                             have in flight, the bound on what one connection can make the server buffer
+ */
+public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrentStreams, int initialWindowSize,
+                           int connectionWindowSize) {
+    public Http2Options {
+        if (maxConcurrentStreams <= 0 || initialWindowSize <= 0 || connectionWindowSize < 65_535) {
+            throw new IllegalArgumentException("invalid HTTP/2 options: " + maxConcurrentStreams + " streams, "
+                    + initialWindowSize + " / " + connectionWindowSize + " window");
+        }
+    }
+
+    public static Http2Options defaults() {
+        return builder().build();
+    }
+
+    /** HTTP/2 off: every connection speaks HTTP/1.1 (ALPN offers only {@code http/1.1}). */
+    public static Http2Options disabled() {
+        return builder().enabled(false).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Hand-written builder; every option has a default. */
+    public static final class Builder {
+        private boolean enabled = true;
+        private boolean cleartext = true;
+        private int maxConcurrentStreams = 128;
+        private int initialWindowSize = 1 << 20;
+        private int connectionWindowSize = 1 << 20;
+
+        private Builder() {
+        }
+
+        /** Default true: Go, Jetty and Helidon serve HTTP/2 when TLS offers it. */
+        public Builder enabled(boolean enabled) {
+            this.enabled = enabled;
+            return this;
+        }
+
+        /**
+         * Default true: h2c costs nothing to offer (a preface is not valid HTTP/1.1, and an upgrade is the client's
+         * request), and proxies and load generators (seed 001, h2load) speak it.
+         */
+        public Builder cleartext(boolean cleartext) {
+            this.cleartext = cleartext;
+            return this;
+        }
+
+        /** Default 128, as nginx and Jetty (Go 250, RFC 9113 recommends at least 100). */
+        public Builder maxConcurrentStreams(int streams) {
+            this.maxConcurrentStreams = streams;
+            return this;
+        }
+
+        /** Default 1 MiB, Go's per-stream upload buffer: a fast upload does not wait for WINDOW_UPDATE round trips. */
+        public Builder initialWindowSize(int bytes) {
+            this.initialWindowSize = bytes;
+            return this;
+        }
+
+        /** Default 1 MiB, Go's per-connection upload buffer (Jetty 1 MiB too): the most one connection can park here. */
+        public Builder connectionWindowSize(int bytes) {
+            this.connectionWindowSize = bytes;
+            return this;
+        }
+
+        public Http2Options build() {
+            return new Http2Options(enabled, cleartext, maxConcurrentStreams, initialWindowSize, connectionWindowSize);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.shuttle.server.core;
+
+import java.io.IOException;
+
+/**
+ * What a connection's thread does when it has nothing to read, before it parks: take a few scheduler turns, looking
+ * for the client's next bytes after each, while that pays off for this connection. HTTP/1.1 does it between requests,
+ * HTTP/2 between frames. One per connection, owned by its current thread (a new thread sees the last one's state
+ * through the watcher's hand-off).
+ *
+ * <p>Why: parking costs a trip through the watcher for every request of a busy client (a request/response client such
+ * as wrk sends the next request only after reading the response, so the socket is empty when the response leaves):
+ * two epoll_ctl calls, a selector wakeup and two thread hand-offs, about a third of the server's CPU per request in the
+ * 64-connection benchmark. A turn ({@link Thread#yield()}) lasts as long as one round of the server's other runnable
+ * work: on a busy server long enough for a prompt client's next request to arrive (3 turns caught 65-75% of them with
+ * 64 wrk connections), on an idle one a few microseconds, so a silent connection still parks almost at once. A timed
+ * blocking read would be the obvious grace window, but every timed wait of a virtual thread schedules and cancels a
+ * timer on the JDK's delay scheduler, which wakes that platform thread twice per request: measured, it doubled the
+ * context switches per request and cost more CPU than parking did.
+ *
+ * <p>Credit: turns that found the next bytes restore {@link #CREDIT} credits; turns that found nothing cost one (a new
+ * connection starts with one). Without credit the connection parks at once and tries the turns again every
+ * {@link #PROBE_EVERY}th time. A yield on a server with little else to run can wake an idle carrier thread for
+ * nothing, so a client that pauses between requests (a browser, a batch job) would otherwise pay three wasted turns,
+ * and up to three context switches, per request.
+ */
+public final class KeepAliveTurns {
+    public static final int TURNS = 3;
+    public static final int CREDIT = 8;
+    public static final int PROBE_EVERY = 16;
+
+    private final KeepAliveTurn turn;
+    private int credit = 1;
+    private long looks;
+
+    public KeepAliveTurns(KeepAliveTurn turn) {
+        this.turn = turn;
+    }
+
+    /**
+     * Takes up to {@link #TURNS} turns, looking for bytes after each, when this connection has credit for them or it
+     * is time to try again.
+     *
+     * @return the bytes that arrived, 0 when none did (or no turn was taken), -1 when the client closed
+     */
+    public int look(ServerConnection connection) throws IOException {
+        looks++;
+        if (credit == 0 && looks % PROBE_EVERY != 0) {
+            return 0;
+        }
+        for (int i = 0; i < TURNS; i++) {
+            turn.take(connection);
+            int n = connection.input().fillNow();
+            if (n != 0) {
+                credit = CREDIT;
+                return n;
+            }
+        }
+        credit = Math.max(0, credit - 1);
+        return 0;
+    }
+}

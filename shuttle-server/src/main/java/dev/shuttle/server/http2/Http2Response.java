@@ -1,0 +1,315 @@
+package dev.shuttle.server.http2;
+
+import dev.shuttle.server.Response;
+import dev.shuttle.server.core.HttpDate;
+import dev.shuttle.server.core.StatusText;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.http2.Http2Fields;
+import dev.shuttle.wire.http2.Http2ResponseHead;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * An HTTP/2 response: the same {@link Response} contract as HTTP/1.1's. Status and headers may change until commit;
+ * commit happens when the body outgrows {@link #FIRST_CHUNK_BYTES}, on {@link #flush()}, or when the handler returns.
+ * A body complete within the first chunk gets a content-length and leaves with its HEADERS in one write (HEADERS,
+ * then DATA with END_STREAM); a longer one streams as DATA frames of up to 16 KiB, each sent when full or on
+ * {@code flush()}; trailers go as a last HEADERS frame with END_STREAM. HEAD and 1xx/204/304 carry no body.
+ * Connection-specific fields the handler set are dropped (HTTP/2 has none). Owned by the handler's thread.
+ */
+final class Http2Response implements Response {
+    static final int FIRST_CHUNK_BYTES = 8 * 1024;
+    private static final byte[] NOTHING = new byte[0];
+
+    private enum Phase { OPEN, COMMITTED, FINISHED }
+
+    private final Http2Session session;
+    private final Http2Stream stream;
+    private final boolean headRequest;
+
+    private int status = 200;
+    private final Headers.Builder headers = Headers.builder();
+    private long contentLength = -1;
+    private Headers trailers;
+    private Phase phase = Phase.OPEN;
+    private BodyStream body;
+
+    /** Body bytes waiting to be sent: the first chunk before commit, then up to one DATA frame. */
+    private byte[] pending = NOTHING;
+    private int pendingCount;
+    /** Body bytes handed to DATA frames so far. */
+    private long sent;
+
+    Http2Response(Http2Session session, Http2Stream stream, boolean headRequest) {
+        this.session = session;
+        this.stream = stream;
+        this.headRequest = headRequest;
+    }
+
+    @Override
+    public Response status(int status) {
+        checkOpen();
+        if (status < 200 || status > 999) {
+            throw new IllegalArgumentException("status must be 200..999, got " + status);
+        }
+        this.status = status;
+        return this;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public Response header(String name, String value) {
+        checkOpen();
+        if (!lengthHeader(name, value)) {
+            headers.set(name, value);
+        }
+        return this;
+    }
+
+    @Override
+    public Response addHeader(String name, String value) {
+        checkOpen();
+        if (!lengthHeader(name, value)) {
+            headers.add(name, value);
+        }
+        return this;
+    }
+
+    private boolean lengthHeader(String name, String value) {
+        if (name.equalsIgnoreCase("Content-Length")) {
+            try {
+                contentLength(Long.parseLong(value.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("invalid Content-Length: " + value);
+            }
+            return true;
+        }
+        if (name.equalsIgnoreCase("Transfer-Encoding")) {
+            throw new IllegalArgumentException("the server chooses the framing; use contentLength() or leave it unset");
+        }
+        return false;
+    }
+
+    @Override
+    public Response removeHeader(String name) {
+        checkOpen();
+        if (name.equalsIgnoreCase("Content-Length")) {
+            contentLength = -1;
+        }
+        headers.remove(name);
+        return this;
+    }
+
+    @Override
+    public Headers headers() {
+        return headers.build();
+    }
+
+    @Override
+    public Response contentLength(long length) {
+        checkOpen();
+        if (length < 0) {
+            throw new IllegalArgumentException("negative Content-Length: " + length);
+        }
+        this.contentLength = length;
+        return this;
+    }
+
+    @Override
+    public Response trailers(Headers trailers) {
+        if (phase == Phase.FINISHED) {
+            throw new IllegalStateException("response already finished");
+        }
+        this.trailers = trailers;
+        return this;
+    }
+
+    @Override
+    public OutputStream body() {
+        if (body == null) {
+            body = new BodyStream();
+        }
+        return body;
+    }
+
+    @Override
+    public void flush() throws IOException {
+        body().flush();
+    }
+
+    @Override
+    public boolean isCommitted() {
+        return phase != Phase.OPEN;
+    }
+
+    private void checkOpen() {
+        if (phase != Phase.OPEN) {
+            throw new IllegalStateException("response already committed");
+        }
+    }
+
+    private boolean bodyAllowed() {
+        return StatusText.allowsBody(status);
+    }
+
+    /** The handler returned: commit if needed and end the stream. Idempotent. */
+    void finish() throws IOException {
+        if (phase != Phase.FINISHED) {
+            body().close();
+        }
+    }
+
+    /**
+     * Sends the head. {@code complete}: the pending bytes are the whole body, so it gets a content-length, and an
+     * empty body ends the stream with the HEADERS frame itself.
+     */
+    private void commit(boolean complete) throws IOException {
+        phase = Phase.COMMITTED;
+        Headers.Builder fields = headers.build().toBuilder();
+        boolean noBody = !bodyAllowed() || headRequest;
+        if (contentLength >= 0 && (bodyAllowed() || status == 304)) {
+            fields.set("content-length", Long.toString(contentLength));
+        } else if (complete && !hasTrailers() && bodyAllowed() && (!headRequest || pendingCount > 0)) {
+            // A HEAD handler that wrote nothing may not know the length; claiming 0 would be wrong (as in Go).
+            fields.set("content-length", Integer.toString(pendingCount));
+        }
+        if (!fields.build().contains("date")) {
+            fields.add("date", HttpDate.now());
+        }
+        boolean endStream = complete && !hasTrailers() && (noBody || pendingCount == 0);
+        session.sendHeaders(stream, Http2Fields.response(new Http2ResponseHead(status, fields.build())), endStream);
+        if (noBody) {
+            pendingCount = 0;
+        }
+    }
+
+    private boolean hasTrailers() {
+        return trailers != null && !trailers.isEmpty();
+    }
+
+    /** Sends the pending bytes as DATA, ending the stream with the last frame when {@code end}. */
+    private void sendPending(boolean end) throws IOException {
+        if (headRequest || !bodyAllowed()) {
+            pendingCount = 0;
+            return;
+        }
+        if (contentLength >= 0 && sent + pendingCount > contentLength) {
+            session.resetStream(stream);
+            throw new IOException("body longer than its Content-Length of " + contentLength);
+        }
+        session.sendData(stream, pending, 0, pendingCount, end);
+        sent += pendingCount;
+        pendingCount = 0;
+    }
+
+    /** Ends the body: checks the declared length, sends what is pending, then trailers or END_STREAM. */
+    private void end() throws IOException {
+        boolean body = bodyAllowed() && !headRequest;
+        if (body && contentLength >= 0 && sent + pendingCount != contentLength) {
+            session.resetStream(stream);
+            throw new IOException("body of " + (sent + pendingCount) + " bytes, Content-Length " + contentLength);
+        }
+        boolean withTrailers = hasTrailers();
+        if (!body) {
+            if (withTrailers) {
+                session.sendTrailers(stream, Http2Fields.trailers(trailers));
+            } else if (!session.localEnded(stream)) {
+                session.sendData(stream, NOTHING, 0, 0, true);
+            }
+            return;
+        }
+        sendPending(!withTrailers);
+        if (withTrailers) {
+            session.sendTrailers(stream, Http2Fields.trailers(trailers));
+        }
+    }
+
+    /** The handler's body stream. */
+    private final class BodyStream extends OutputStream {
+        private boolean closed;
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (closed) {
+                throw new IOException("response body closed");
+            }
+            if (len == 0) {
+                return;
+            }
+            if (!bodyAllowed()) {
+                throw new IOException("a " + status + " response has no body");
+            }
+            if (phase == Phase.OPEN) {
+                if (pendingCount + len <= FIRST_CHUNK_BYTES) {
+                    append(b, off, len);
+                    return;
+                }
+                commit(false);
+            }
+            while (len > 0) {
+                int room = Http2Writer.MAX_DATA_FRAME - pendingCount;
+                if (room == 0) {
+                    sendPending(false);
+                    continue;
+                }
+                int take = Math.min(room, len);
+                append(b, off, take);
+                off += take;
+                len -= take;
+            }
+        }
+
+        private void append(byte[] b, int off, int len) {
+            if (pendingCount + len > pending.length) {
+                int size = Math.max(Math.max(256, pending.length * 2), pendingCount + len);
+                pending = Arrays.copyOf(pending, Math.min(Math.max(size, pendingCount + len),
+                        Math.max(Http2Writer.MAX_DATA_FRAME, FIRST_CHUNK_BYTES)));
+            }
+            System.arraycopy(b, off, pending, pendingCount, len);
+            pendingCount += len;
+        }
+
+        /** Commits and pushes every pending byte to the client (server-sent events). */
+        @Override
+        public void flush() throws IOException {
+            if (closed) {
+                return;
+            }
+            if (phase == Phase.OPEN) {
+                commit(false);
+            }
+            if (pendingCount > 0) {
+                sendPending(false);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (phase == Phase.OPEN) {
+                commit(true);
+                if (session.localEnded(stream)) {
+                    phase = Phase.FINISHED;
+                    return;
+                }
+            }
+            end();
+            phase = Phase.FINISHED;
+        }
+    }
+}

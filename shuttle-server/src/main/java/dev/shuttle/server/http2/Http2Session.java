@@ -1,0 +1,596 @@
+package dev.shuttle.server.http2;
+
+import dev.shuttle.server.Http2Options;
+import dev.shuttle.server.core.KeepAliveTurn;
+import dev.shuttle.server.core.KeepAliveTurns;
+import dev.shuttle.server.core.ProtocolSession;
+import dev.shuttle.server.core.ServerConnection;
+import dev.shuttle.server.core.ServerContext;
+import dev.shuttle.server.io.ConnectionInput;
+import dev.shuttle.wire.hpack.HpackDecoder;
+import dev.shuttle.wire.http2.DataFrame;
+import dev.shuttle.wire.http2.GoAwayFrame;
+import dev.shuttle.wire.http2.HeaderBlockAssembler;
+import dev.shuttle.wire.http2.HeadersFrame;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Exception;
+import dev.shuttle.wire.http2.Http2FieldCollector;
+import dev.shuttle.wire.http2.Http2Frame;
+import dev.shuttle.wire.http2.Http2FrameReader;
+import dev.shuttle.wire.http2.Http2Limits;
+import dev.shuttle.wire.http2.Http2Preface;
+import dev.shuttle.wire.http2.Http2RequestHead;
+import dev.shuttle.wire.http2.Http2Settings;
+import dev.shuttle.wire.http2.PingFrame;
+import dev.shuttle.wire.http2.PriorityFrame;
+import dev.shuttle.wire.http2.PushPromiseFrame;
+import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.http2.SettingsFrame;
+import dev.shuttle.wire.http2.WindowUpdateFrame;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * HTTP/2 on one server connection (RFC 9113): the reader, which runs on the connection's thread, checks and dispatches
+ * every frame, and starts a virtual thread per request stream, which runs the handler and writes its response through
+ * the {@link Http2Writer}.
+ *
+ * <p>Parking: when the reader finds nothing to read, even after a few scheduler turns, it moves the connection to
+ * IDLE and returns {@link Next#PARK}: the connection gives back its buffers and waits in the watcher without a thread,
+ * whatever its open streams do. Handler threads are their own; their writes go through the connection's park gate, so
+ * a write to a parked connection takes it back and parks it again after (see {@link ServerConnection#beginWrite}).
+ * Client frames wake it through readiness. While the server shuts down it cannot park: with streams open, the reader
+ * then blocks in reads until they end.
+ *
+ * <p>Threads: the fields marked "reader" belong to the connection's current reading thread; the streams, the writer
+ * and the GOAWAY flags are shared and guard themselves.
+ */
+public final class Http2Session implements ProtocolSession {
+    private static final System.Logger LOG = System.getLogger(Http2Session.class.getName());
+
+    private final ServerConnection connection;
+    private final ServerContext context;
+    private final Http2Options options;
+    private final Http2Limits limits = Http2Limits.serverDefaults();
+    private final Http2Writer writer;
+    private final Http2Streams streams;
+    private final long writeTimeoutNanos;
+    private final long bodyReadNanos;
+
+    // reader
+    private final Http2FrameReader reader;
+    private final HeaderBlockAssembler blocks;
+    private final HpackDecoder decoder;
+    private final KeepAliveTurns keepAliveTurns;
+    private Http2Settings peerSettings = Http2Settings.DEFAULTS;
+    private boolean prefaceRead;
+    private boolean settingsSent;
+
+    private final AtomicBoolean goAwaySent = new AtomicBoolean();
+    private volatile boolean peerGoAway;
+
+    public Http2Session(ServerConnection connection, Http2Options options) {
+        this(connection, options, KeepAliveTurn.YIELD);
+    }
+
+    public Http2Session(ServerConnection connection, Http2Options options, KeepAliveTurn turn) {
+        this.connection = connection;
+        this.context = connection.context();
+        this.options = options;
+        this.writer = new Http2Writer(connection, context.buffers);
+        this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
+                context::streams);
+        this.writeTimeoutNanos = context.timeouts.write().toNanos();
+        this.bodyReadNanos = context.timeouts.bodyRead().toNanos();
+        this.reader = new Http2FrameReader(limits.maxFrameSize());
+        this.blocks = new HeaderBlockAssembler(limits);
+        this.decoder = new HpackDecoder(limits);
+        this.keepAliveTurns = new KeepAliveTurns(turn);
+        connection.transport().shareWithWriters(); // handlers write while the reader reads
+    }
+
+    Http2Streams streams() {
+        return streams;
+    }
+
+    /**
+     * The connection was upgraded from HTTP/1.1 ({@link H2cUpgrade}): the client's settings came in its
+     * HTTP2-Settings header, and its request is stream 1, half-closed (its body, if any, was refused), already counted.
+     */
+    void upgraded(Http2Settings clientSettings, Http2RequestHead request) throws IOException {
+        peerSettings = clientSettings;
+        writer.peerSettings(clientSettings);
+        sendSettings();
+        Http2Stream stream = streams.open(1);
+        streams.peerInitialWindow(clientSettings.initialWindowSize());
+        stream.declaredLength = 0;
+        streams.remoteEnded(stream);
+        Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-1").start(() -> runHandler(stream, request));
+    }
+
+    // ---- reader ----
+
+    @Override
+    public Next serve(long headDeadline) throws IOException {
+        ConnectionInput input = connection.input();
+        if (!settingsSent) {
+            sendSettings();
+        }
+        if (!prefaceRead && !readPreface(input, headDeadline)) {
+            goAway(Http2ErrorCode.PROTOCOL_ERROR, "invalid connection preface");
+            return Next.CLOSE;
+        }
+        input.usePerReadTimeout(context.bodyReadMillis); // a frame that started must finish within this
+        while (true) {
+            try {
+                Http2Frame read = reader.read(input.buffer());
+                if (read != null) {
+                    Http2Frame frame = blocks.accept(read);
+                    if (frame != null) {
+                        dispatch(frame);
+                    }
+                    continue;
+                }
+            } catch (Http2Exception e) {
+                if (!e.isConnectionError()) {
+                    LOG.log(Level.DEBUG, "connection {0}: stream error {1}", connection.id(), e.getMessage());
+                    resetStream(e.streamId(), e.error());
+                    continue;
+                }
+                LOG.log(Level.DEBUG, "connection {0}: connection error {1}", connection.id(), e.getMessage());
+                goAway(e.error(), e.getMessage());
+                return Next.CLOSE;
+            }
+            Next next = awaitBytes(input);
+            if (next != null) {
+                return next;
+            }
+        }
+    }
+
+    /**
+     * No whole frame is buffered: read more. Returns null when bytes arrived, else what the connection does: PARK
+     * (nothing to read now), CLOSE (the client closed, or the connection finished its last stream after a GOAWAY).
+     */
+    private Next awaitBytes(ConnectionInput input) throws IOException {
+        if (input.buffer().hasRemaining()) {
+            // Part of a frame: the rest is on its way; wait for it (bounded), holding the buffer.
+            return fillBlocking(input, context.bodyReadMillis);
+        }
+        int n = input.fillNow();
+        if (n != 0) {
+            return n < 0 ? Next.CLOSE : null;
+        }
+        if ((goAwaySent.get() || peerGoAway) && streams.active() == 0) {
+            return Next.CLOSE;
+        }
+        boolean draining = context.draining() && streams.active() > 0;
+        if (!context.parking || draining) {
+            // Parking off (or impossible while the server shuts down): wait in a read, as thread-per-connection
+            // servers do; the idle timeout applies only to a connection without open streams.
+            long millis = streams.active() > 0 ? Integer.MAX_VALUE : TimeUnit.NANOSECONDS.toMillis(context.idleNanos);
+            return fillBlocking(input, millis);
+        }
+        n = keepAliveTurns.look(connection);
+        if (n != 0) {
+            return n < 0 ? Next.CLOSE : null;
+        }
+        return connection.toIdle() ? Next.PARK : Next.CLOSE;
+    }
+
+    private Next fillBlocking(ConnectionInput input, long timeoutMillis) throws IOException {
+        input.usePerReadTimeout(timeoutMillis);
+        try {
+            return input.fill() < 0 ? Next.CLOSE : null;
+        } catch (SocketTimeoutException e) {
+            goAway(Http2ErrorCode.NO_ERROR, "idle");
+            return Next.CLOSE;
+        } finally {
+            input.usePerReadTimeout(context.bodyReadMillis);
+        }
+    }
+
+    private boolean readPreface(ConnectionInput input, long deadline) throws IOException {
+        input.useDeadline(deadline);
+        while (true) {
+            switch (Http2Preface.read(input.buffer())) {
+                case COMPLETE -> {
+                    prefaceRead = true;
+                    return true;
+                }
+                case MISMATCH -> {
+                    return false;
+                }
+                case PARTIAL -> {
+                    try {
+                        if (input.fill() < 0) {
+                            return false;
+                        }
+                    } catch (SocketTimeoutException e) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Our SETTINGS (the first frame we send), and the connection window above the RFC's 65 535. */
+    private void sendSettings() throws IOException {
+        settingsSent = true;
+        List<SettingsFrame.Setting> settings = new ArrayList<>(4);
+        settings.add(new SettingsFrame.Setting(Http2Settings.MAX_CONCURRENT_STREAMS, options.maxConcurrentStreams()));
+        settings.add(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE, options.initialWindowSize()));
+        settings.add(new SettingsFrame.Setting(Http2Settings.MAX_HEADER_LIST_SIZE, limits.maxHeaderListSize()));
+        settings.add(new SettingsFrame.Setting(Http2Settings.ENABLE_PUSH, 0));
+        List<Http2Frame> frames = new ArrayList<>(2);
+        frames.add(SettingsFrame.of(settings));
+        int extra = options.connectionWindowSize() - Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
+        if (extra > 0) {
+            frames.add(new WindowUpdateFrame(0, extra));
+        }
+        writer.frames(frames);
+    }
+
+    private void dispatch(Http2Frame frame) throws IOException {
+        switch (frame) {
+            case DataFrame data -> data(data);
+            case HeadersFrame headers -> headers(headers);
+            case SettingsFrame settings -> settings(settings);
+            case PingFrame ping -> {
+                if (!ping.ack()) {
+                    writer.frame(new PingFrame(ping.opaqueData(), true));
+                }
+            }
+            case WindowUpdateFrame update -> streams.windowUpdate(update.streamId(), update.increment());
+            case RstStreamFrame reset -> {
+                if (streams.isIdle(reset.streamId())) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "RST_STREAM on idle stream " + reset.streamId());
+                }
+                creditConnection(streams.reset(reset.streamId(), reset.error(), true));
+            }
+            case GoAwayFrame goAway -> peerGoAway = true;
+            case PushPromiseFrame push -> throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                    "a client must not send PUSH_PROMISE");
+            case PriorityFrame priority -> {
+                // parsed and checked by the reader; ignored, as RFC 9113 deprecates the scheme
+            }
+            default -> {
+                // unknown frame types (and extensions) are ignored
+            }
+        }
+    }
+
+    private void settings(SettingsFrame frame) throws IOException {
+        if (frame.ack()) {
+            return;
+        }
+        Http2Settings previous = peerSettings;
+        peerSettings = previous.apply(frame);
+        if (peerSettings.initialWindowSize() != previous.initialWindowSize()) {
+            streams.peerInitialWindow(peerSettings.initialWindowSize());
+        }
+        writer.peerSettings(peerSettings);
+        writer.frame(SettingsFrame.ACK);
+    }
+
+    private void data(DataFrame frame) throws IOException {
+        int streamId = frame.streamId();
+        try {
+            creditConnection(streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(),
+                    frame.endStream()));
+        } catch (Http2Exception e) {
+            if (e.isConnectionError()) {
+                throw e;
+            }
+            resetStream(streamId, e.error());
+        }
+    }
+
+    private void headers(HeadersFrame frame) throws IOException {
+        int id = frame.streamId();
+        if (id % 2 == 0) {
+            throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "even stream id " + id
+                    + " from a client");
+        }
+        if (!streams.isIdle(id)) {
+            trailers(frame);
+            return;
+        }
+        // The block is decoded even for a stream that is refused: the HPACK tables must stay in step.
+        Http2FieldCollector fields = Http2FieldCollector.forRequest(id);
+        boolean fits = decoder.decode(frame.fragment(), fields::field);
+        if (goAwaySent.get() || streams.active() >= options.maxConcurrentStreams()) {
+            streams.refuse(id);
+            writer.frame(new RstStreamFrame(id, Http2ErrorCode.REFUSED_STREAM));
+            return;
+        }
+        Http2Stream stream = streams.open(id);
+        if (!fits) {
+            respondWithError(stream, frame.endStream(), 431, "request header fields too large");
+            return;
+        }
+        Http2RequestHead head;
+        long declared;
+        try {
+            head = fields.request();
+            declared = declaredLength(id, head, frame.endStream());
+        } catch (Http2Exception e) {
+            streams.handlerDone(stream);
+            resetStream(id, e.error());
+            return;
+        }
+        stream.declaredLength = declared;
+        if (frame.endStream()) {
+            streams.remoteEnded(stream);
+        }
+        connection.requestStarted();
+        if (declared > context.limits.maxRequestBodyBytes()) {
+            respondWithError(stream, frame.endStream(), 413, "request body of " + declared
+                    + " bytes exceeds the limit of " + context.limits.maxRequestBodyBytes());
+            return;
+        }
+        Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-" + id).start(() -> runHandler(stream, head));
+    }
+
+    private static long declaredLength(int id, Http2RequestHead head, boolean endStream) throws Http2Exception {
+        String value = head.headers().first("content-length");
+        long declared = -1;
+        if (value != null) {
+            try {
+                declared = Long.parseLong(value.strip());
+            } catch (NumberFormatException e) {
+                declared = -2;
+            }
+            if (declared < 0) {
+                throw Http2Exception.streamError(id, Http2ErrorCode.PROTOCOL_ERROR, "invalid content-length " + value);
+            }
+        }
+        if (endStream) {
+            if (declared > 0) {
+                throw Http2Exception.streamError(id, Http2ErrorCode.PROTOCOL_ERROR,
+                        "content-length " + declared + " on a request without a body");
+            }
+            return 0;
+        }
+        return declared;
+    }
+
+    /** HEADERS on an open stream: its trailers, which must end it. */
+    private void trailers(HeadersFrame frame) throws IOException {
+        int id = frame.streamId();
+        Http2FieldCollector fields = Http2FieldCollector.forTrailers(id);
+        boolean fits = decoder.decode(frame.fragment(), fields::field);
+        Http2Stream stream = streams.get(id);
+        if (stream == null) {
+            throw Http2Exception.connectionError(Http2ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + id);
+        }
+        if (stream.reset != null) {
+            if (stream.resetByPeer) {
+                resetStream(id, Http2ErrorCode.STREAM_CLOSED);
+            }
+            return;
+        }
+        if (streams.isClosed(stream)) {
+            // Both sides ended it: closed, whatever its handler still does (RFC 9113 5.1).
+            throw Http2Exception.connectionError(Http2ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + id);
+        }
+        if (streams.remoteHasEnded(stream)) {
+            resetStream(id, Http2ErrorCode.STREAM_CLOSED); // half-closed (remote)
+            return;
+        }
+        if (!frame.endStream() || !fits) {
+            resetStream(id, Http2ErrorCode.PROTOCOL_ERROR);
+            return;
+        }
+        try {
+            streams.trailersReceived(stream, fields.trailers());
+        } catch (Http2Exception e) {
+            resetStream(id, e.error());
+        }
+    }
+
+    // ---- handler threads ----
+
+    private void runHandler(Http2Stream stream, Http2RequestHead head) {
+        Http2RequestBody body = new Http2RequestBody(this, stream, context.limits.maxRequestBodyBytes(),
+                bodyReadNanos);
+        Http2Request request = new Http2Request(head, body, connection);
+        Http2Response response = new Http2Response(this, stream, "HEAD".equals(head.method()));
+        try {
+            context.handler.handle(request, response);
+            response.finish();
+        } catch (Throwable t) {
+            handlerFailed(stream, request, response, body, t);
+        } finally {
+            Thread.interrupted(); // an interrupt left behind must not reach the next blocking call of this thread
+            boolean unfinished = streams.handlerDone(stream);
+            if (unfinished) {
+                resetStream(stream.id, Http2ErrorCode.NO_ERROR);
+            }
+            closeIfFinished();
+        }
+    }
+
+    private void handlerFailed(Http2Stream stream, Http2Request request, Http2Response response,
+                               Http2RequestBody body, Throwable failure) {
+        IOException bodyFailure = body.failure();
+        if (stream.reset != null) {
+            LOG.log(Level.DEBUG, "stream {0} of connection {1} reset while its handler ran: {2}", stream.id,
+                    connection.id(), failure.toString());
+            return;
+        }
+        if (response.isCommitted()) {
+            Level level = failure instanceof IOException ? Level.DEBUG : Level.WARNING;
+            LOG.log(level, "connection " + connection.id() + " stream " + stream.id + ": handler failed after"
+                    + " committing the response to " + request + "; resetting the stream", failure);
+            resetStream(stream.id, Http2ErrorCode.INTERNAL_ERROR);
+            return;
+        }
+        int status = 500;
+        if (bodyFailure != null && causedBy(failure, bodyFailure)) {
+            status = bodyFailure instanceof dev.shuttle.wire.http1.Http1Exception http1 ? http1.status()
+                    : bodyFailure instanceof SocketTimeoutException ? 408 : 400;
+        } else {
+            LOG.log(Level.WARNING, "handler failed on " + request, failure);
+        }
+        respondWithError(stream, streams.remoteHasEnded(stream), status, null);
+    }
+
+    private static boolean causedBy(Throwable failure, Throwable cause) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t == cause) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Answers a stream with an error status and a short text, without (or instead of) its handler. */
+    private void respondWithError(Http2Stream stream, boolean remoteEnded, int status, String detail) {
+        Http2Response error = new Http2Response(this, stream, false);
+        try {
+            error.status(status);
+            error.send(status + " " + dev.shuttle.server.core.StatusText.reason(status)
+                    + (detail == null ? "" : ": " + detail) + "\n");
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "stream {0}: error response not sent: {1}", stream.id, e.toString());
+        }
+        if (!stream.handlerDone && streams.handlerDone(stream) && !remoteEnded) {
+            resetStream(stream.id, Http2ErrorCode.NO_ERROR);
+        }
+        closeIfFinished();
+    }
+
+    /** After a GOAWAY (ours or the client's), the last stream to finish closes the connection. */
+    private void closeIfFinished() {
+        if ((goAwaySent.get() || peerGoAway) && streams.active() == 0) {
+            connection.closeNow();
+        }
+    }
+
+    // ---- for responses and request bodies, on handler threads ----
+
+    void sendHeaders(Http2Stream stream, List<String> fields, boolean endStream) throws IOException {
+        checkNotReset(stream);
+        writer.headers(stream.id, fields, endStream);
+        if (endStream) {
+            streams.localEnded(stream);
+        }
+    }
+
+    void sendTrailers(Http2Stream stream, List<String> fields) throws IOException {
+        sendHeaders(stream, fields, true);
+    }
+
+    /** Body bytes as DATA frames within the flow-control windows; END_STREAM on the last frame when {@code end}. */
+    void sendData(Http2Stream stream, byte[] bytes, int offset, int length, boolean end) throws IOException {
+        checkNotReset(stream);
+        if (length == 0) {
+            if (end) {
+                writer.data(stream.id, bytes, offset, 0, true);
+                streams.localEnded(stream);
+            }
+            return;
+        }
+        while (length > 0) {
+            int granted = streams.takeSendWindow(stream, Math.min(length, Http2Writer.MAX_DATA_FRAME),
+                    writeTimeoutNanos);
+            boolean last = end && granted == length;
+            writer.data(stream.id, bytes, offset, granted, last);
+            offset += granted;
+            length -= granted;
+        }
+        if (end) {
+            streams.localEnded(stream);
+        }
+    }
+
+    boolean localEnded(Http2Stream stream) {
+        return streams.localHasEnded(stream);
+    }
+
+    private void checkNotReset(Http2Stream stream) throws IOException {
+        if (stream.reset != null) {
+            throw new IOException("stream " + stream.id + " was reset: " + stream.reset);
+        }
+    }
+
+    /** Resets the stream from our side with INTERNAL_ERROR (a response that broke its own length). */
+    void resetStream(Http2Stream stream) {
+        resetStream(stream.id, Http2ErrorCode.INTERNAL_ERROR);
+    }
+
+    void resetStream(int streamId, Http2ErrorCode code) {
+        int credit = streams.reset(streamId, code, false) + streams.takeOwedCredit();
+        try {
+            writer.frame(new RstStreamFrame(streamId, code));
+            creditConnection(credit);
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "connection {0}: RST_STREAM not sent: {1}", connection.id(), e.toString());
+        }
+    }
+
+    void sendWindowUpdates(int streamId, int streamIncrement, int connectionIncrement) throws IOException {
+        if (streamIncrement > 0 && connectionIncrement > 0) {
+            writer.frames(List.of(new WindowUpdateFrame(streamId, streamIncrement),
+                    new WindowUpdateFrame(0, connectionIncrement)));
+        } else if (streamIncrement > 0) {
+            writer.frame(new WindowUpdateFrame(streamId, streamIncrement));
+        } else if (connectionIncrement > 0) {
+            writer.frame(new WindowUpdateFrame(0, connectionIncrement));
+        }
+    }
+
+    private void creditConnection(int increment) throws IOException {
+        if (increment > 0) {
+            writer.frame(new WindowUpdateFrame(0, increment));
+        }
+    }
+
+    // ---- lifecycle ----
+
+    /** Sends GOAWAY once, naming the last stream this connection processes. */
+    private void goAway(Http2ErrorCode code, String reason) {
+        if (goAwaySent.compareAndSet(false, true)) {
+            try {
+                writer.frame(new GoAwayFrame(streams.highestStreamId(), code,
+                        code == Http2ErrorCode.NO_ERROR ? "" : reason));
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connection.id(), e.toString());
+            }
+        }
+    }
+
+    @Override
+    public long idleTimeoutNanos() {
+        return streams.active() > 0 ? Long.MAX_VALUE / 4 : context.idleNanos;
+    }
+
+    @Override
+    public boolean parkedEnd(ServerConnection.End reason) {
+        goAway(Http2ErrorCode.NO_ERROR, reason.toString());
+        return reason == ServerConnection.End.SHUTDOWN && streams.active() > 0;
+    }
+
+    @Override
+    public void shutdown() {
+        goAway(Http2ErrorCode.NO_ERROR, "shutting down");
+        closeIfFinished();
+    }
+
+    @Override
+    public boolean hasActiveStreams() {
+        return streams.active() > 0;
+    }
+
+    @Override
+    public void closed() {
+        streams.endAll();
+    }
+}

@@ -1,0 +1,503 @@
+package dev.shuttle.server.http2;
+
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Exception;
+import dev.shuttle.wire.http2.Http2Settings;
+import dev.shuttle.wire.http2.Http2Window;
+import dev.shuttle.wire.http2.WindowUpdatePolicy;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The streams of one HTTP/2 connection and both directions of flow control, under one lock: the reader thread adds
+ * streams, body bytes, resets and window updates; handler threads read bodies, take send window and end their streams.
+ * No I/O happens under the lock: what must be sent as a consequence (WINDOW_UPDATE, RST_STREAM) is returned to the
+ * caller, who sends it after unlocking.
+ */
+final class Http2Streams {
+    /** Returned by {@link #read} at the end of the body. */
+    static final int END = -1;
+
+    final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when a send window opens or the connection ends. */
+    private final Condition windowOpened = lock.newCondition();
+    /** Guarded by lock: streams that are not yet closed or whose handler still runs. */
+    private final Map<Integer, Http2Stream> streams = new HashMap<>();
+    /** Guarded by lock. */
+    private final Http2Window connectionSend = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    /** Guarded by lock. */
+    private final Http2Window connectionReceive;
+    /** Guarded by lock. */
+    private final WindowUpdatePolicy connectionPolicy;
+    /** Guarded by lock: the peer's SETTINGS_INITIAL_WINDOW_SIZE, for new streams' send windows. */
+    private int peerInitialWindow = Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
+    private final int localInitialWindow;
+    /** Guarded by lock: the highest stream id the client opened; read for GOAWAY by any thread through the lock. */
+    private int highestStreamId;
+    /** Guarded by lock: the connection ended; every wait fails from now on. */
+    private boolean ended;
+    /** Guarded by lock: connection window credit of a frame refused with an exception; see {@link #takeOwedCredit}. */
+    private int owedCredit;
+
+    /** Told when a stream enters or leaves the registry (the server's stream gauge). */
+    private final java.util.function.IntConsumer gauge;
+
+    Http2Streams(int localInitialWindow, int connectionWindow, java.util.function.IntConsumer gauge) {
+        this.gauge = gauge;
+        this.localInitialWindow = localInitialWindow;
+        this.connectionReceive = new Http2Window(0, connectionWindow);
+        this.connectionPolicy = new WindowUpdatePolicy(connectionWindow);
+    }
+
+    // ---- reader thread ----
+
+    /** A new stream (HEADERS on an idle id, already checked to be odd and higher than any before). */
+    Http2Stream open(int id) {
+        lock.lock();
+        try {
+            Http2Stream stream = new Http2Stream(id, lock.newCondition(), peerInitialWindow, localInitialWindow);
+            streams.put(id, stream);
+            gauge.accept(1);
+            highestStreamId = id;
+            return stream;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A stream refused at once (REFUSED_STREAM): its id is used up all the same. */
+    void refuse(int id) {
+        lock.lock();
+        try {
+            highestStreamId = Math.max(highestStreamId, id);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isClosed(Http2Stream stream) {
+        lock.lock();
+        try {
+            return stream.isClosed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean remoteHasEnded(Http2Stream stream) {
+        lock.lock();
+        try {
+            return stream.remoteEnded;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean localHasEnded(Http2Stream stream) {
+        lock.lock();
+        try {
+            return stream.localEnded;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A stream id the client has not used yet (higher than any opened). */
+    boolean isIdle(int id) {
+        lock.lock();
+        try {
+            return id > highestStreamId;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int highestStreamId() {
+        lock.lock();
+        try {
+            return highestStreamId;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Streams counted against MAX_CONCURRENT_STREAMS: not closed, or with a handler still running. */
+    int active() {
+        lock.lock();
+        try {
+            return streams.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Http2Stream get(int id) {
+        lock.lock();
+        try {
+            return streams.get(id);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A DATA frame arrived. Flow control first, on the connection (a connection error when exceeded) and then on the
+     * stream; the body bytes are copied into the stream's queue. Bytes that no handler will read (padding, a stream
+     * already reset or closed) are credited back to the connection at once.
+     *
+     * @return a connection WINDOW_UPDATE increment to send now, or 0
+     * @throws Http2Exception a connection FLOW_CONTROL_ERROR, or a stream error (the caller resets the stream)
+     */
+    int dataReceived(int streamId, ByteBuffer data, int flowControlled, boolean endStream) throws Http2Exception {
+        lock.lock();
+        try {
+            connectionReceive.receive(flowControlled);
+            Http2Stream stream = streams.get(streamId);
+            int payload = data.remaining();
+            if (stream == null && streamId > highestStreamId) {
+                throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
+            }
+            if (stream == null || stream.reset != null || stream.remoteEnded) {
+                // Nobody reads these bytes, but they count against the connection window: credit them back.
+                int credit = creditConnectionLocked(flowControlled);
+                if (stream != null && stream.reset != null && !stream.resetByPeer) {
+                    return credit; // we reset it; the client may have sent this before it knew (RFC 9113 5.4.2)
+                }
+                owedCredit += credit;
+                throw Http2Exception.streamError(streamId, Http2ErrorCode.STREAM_CLOSED,
+                        "DATA on closed stream " + streamId);
+            }
+            stream.receiveWindow.receive(flowControlled);
+            int credit = creditConnectionLocked(flowControlled - payload); // padding is nobody's to read
+            if (payload > 0) {
+                byte[] copy = new byte[payload];
+                data.get(copy);
+                stream.inbound.add(copy);
+                stream.buffered += payload;
+                stream.received += payload;
+                if (stream.declaredLength >= 0 && stream.received > stream.declaredLength) {
+                    throw Http2Exception.streamError(streamId, Http2ErrorCode.PROTOCOL_ERROR,
+                            "more body than content-length " + stream.declaredLength);
+                }
+            }
+            if (endStream) {
+                endRemoteLocked(stream);
+            }
+            stream.changed.signalAll();
+            return credit;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Connection window credit a refused DATA frame still consumed: the caller sends it after resetting the stream. */
+    int takeOwedCredit() {
+        lock.lock();
+        try {
+            int credit = owedCredit;
+            owedCredit = 0;
+            return credit;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** END_STREAM arrived (on DATA or trailers). */
+    void remoteEnded(Http2Stream stream) throws Http2Exception {
+        lock.lock();
+        try {
+            endRemoteLocked(stream);
+            stream.changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void endRemoteLocked(Http2Stream stream) throws Http2Exception {
+        stream.remoteEnded = true;
+        if (stream.declaredLength >= 0 && stream.received != stream.declaredLength) {
+            throw Http2Exception.streamError(stream.id, Http2ErrorCode.PROTOCOL_ERROR, "body of " + stream.received
+                    + " bytes, content-length " + stream.declaredLength);
+        }
+        removeIfDoneLocked(stream);
+    }
+
+    /**
+     * The stream is reset (by the peer, or by us after a stream error): waits fail, buffered bytes are credited back.
+     * After a reset by the peer, any frame but PRIORITY on it is a stream error (RFC 9113 5.1).
+     *
+     * @return a connection WINDOW_UPDATE increment to send now, or 0
+     */
+    int reset(int streamId, Http2ErrorCode code, boolean byPeer) {
+        lock.lock();
+        try {
+            Http2Stream stream = streams.get(streamId);
+            if (stream == null || stream.reset != null) {
+                return 0;
+            }
+            stream.reset = code;
+            stream.resetByPeer = byPeer;
+            int credit = creditConnectionLocked(stream.buffered);
+            stream.inbound.clear();
+            stream.buffered = 0;
+            stream.changed.signalAll();
+            windowOpened.signalAll(); // a writer waiting for window must notice
+            removeIfDoneLocked(stream);
+            return credit;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** WINDOW_UPDATE from the peer; on a stream already gone it is ignored (RFC 9113 6.9). */
+    void windowUpdate(int streamId, int increment) throws Http2Exception {
+        lock.lock();
+        try {
+            if (streamId == 0) {
+                connectionSend.increase(increment);
+            } else {
+                Http2Stream stream = streams.get(streamId);
+                if (stream == null) {
+                    if (streamId > highestStreamId) {
+                        throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                                "WINDOW_UPDATE on idle stream " + streamId);
+                    }
+                    return;
+                }
+                stream.sendWindow.increase(increment);
+            }
+            windowOpened.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The peer changed SETTINGS_INITIAL_WINDOW_SIZE: every open stream's send window moves by the difference. */
+    void peerInitialWindow(int size) throws Http2Exception {
+        lock.lock();
+        try {
+            for (Http2Stream stream : streams.values()) {
+                stream.sendWindow.adjustInitialSize(peerInitialWindow, size);
+            }
+            peerInitialWindow = size;
+            windowOpened.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The connection ended: every wait fails; the streams are dropped. */
+    void endAll() {
+        lock.lock();
+        try {
+            ended = true;
+            for (Http2Stream stream : streams.values()) {
+                if (stream.reset == null) {
+                    stream.reset = Http2ErrorCode.CANCEL;
+                }
+                stream.changed.signalAll();
+            }
+            windowOpened.signalAll();
+            gauge.accept(-streams.size()); // the connection is gone; its streams no longer count
+            streams.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- handler threads ----
+
+    /**
+     * Reads request body bytes, waiting up to {@code timeoutNanos} for them.
+     *
+     * @param credits receives the WINDOW_UPDATE increments to send: [0] for the stream, [1] for the connection
+     * @return bytes read, or {@link #END}
+     */
+    int read(Http2Stream stream, byte[] b, int off, int len, long timeoutNanos, int[] credits) throws IOException {
+        lock.lock();
+        try {
+            long left = timeoutNanos;
+            while (stream.buffered == 0) {
+                if (stream.reset != null) {
+                    throw new IOException("stream " + stream.id + " reset: " + stream.reset);
+                }
+                if (stream.remoteEnded) {
+                    return END;
+                }
+                if (left <= 0) {
+                    throw new SocketTimeoutException("no request body bytes for "
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+                }
+                try {
+                    left = stream.changed.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted reading the request body");
+                }
+            }
+            int n = 0;
+            while (n < len && !stream.inbound.isEmpty()) {
+                byte[] head = stream.inbound.peekFirst();
+                int take = Math.min(len - n, head.length - stream.headOffset);
+                System.arraycopy(head, stream.headOffset, b, off + n, take);
+                n += take;
+                stream.headOffset += take;
+                if (stream.headOffset == head.length) {
+                    stream.inbound.pollFirst();
+                    stream.headOffset = 0;
+                }
+            }
+            stream.buffered -= n;
+            credits[0] = stream.remoteEnded ? 0 : stream.receivePolicy.consumed(n);
+            if (credits[0] > 0) {
+                stream.receiveWindow.increase(credits[0]);
+            }
+            credits[1] = creditConnectionLocked(n);
+            return n;
+        } catch (Http2Exception e) {
+            throw new IllegalStateException("our own window overflowed", e); // cannot happen: we only return credit
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The request's trailers once its body ended; empty before (and when there were none). */
+    dev.shuttle.wire.Headers trailers(Http2Stream stream) {
+        lock.lock();
+        try {
+            return stream.remoteEnded ? stream.trailers : dev.shuttle.wire.Headers.EMPTY;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Trailers arrived: they end the body. */
+    void trailersReceived(Http2Stream stream, dev.shuttle.wire.Headers trailers) throws Http2Exception {
+        lock.lock();
+        try {
+            stream.trailers = trailers;
+            endRemoteLocked(stream);
+            stream.changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int available(Http2Stream stream) {
+        lock.lock();
+        try {
+            return stream.buffered;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes up to {@code wanted} octets of send window for a DATA frame, waiting until both the stream's and the
+     * connection's windows allow at least one.
+     *
+     * @throws IOException when the stream is reset or the connection ended, or the window stays shut past
+     *                     {@code timeoutNanos} (a client that stopped reading)
+     */
+    int takeSendWindow(Http2Stream stream, int wanted, long timeoutNanos) throws IOException {
+        lock.lock();
+        try {
+            long left = timeoutNanos;
+            while (true) {
+                if (stream.reset != null || ended) {
+                    throw new IOException("stream " + stream.id + " reset: "
+                            + (stream.reset == null ? Http2ErrorCode.CANCEL : stream.reset));
+                }
+                int granted = Math.min(wanted, Math.min(stream.sendWindow.available(), connectionSend.available()));
+                if (granted > 0) {
+                    stream.sendWindow.consume(granted);
+                    connectionSend.consume(granted);
+                    return granted;
+                }
+                if (left <= 0) {
+                    throw new SocketTimeoutException("the client kept its flow-control window shut for "
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+                }
+                try {
+                    left = windowOpened.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted waiting for flow-control window");
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Our END_STREAM went out. */
+    void localEnded(Http2Stream stream) {
+        lock.lock();
+        try {
+            stream.localEnded = true;
+            removeIfDoneLocked(stream);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The handler returned.
+     *
+     * @return true when the client has not finished sending its body: the caller resets the stream with NO_ERROR
+     *         (RFC 9113 8.1: the response is complete, the rest is not wanted), which also credits back what was
+     *         buffered
+     */
+    boolean handlerDone(Http2Stream stream) {
+        lock.lock();
+        try {
+            stream.handlerDone = true;
+            boolean unfinished = stream.reset == null && !stream.remoteEnded;
+            removeIfDoneLocked(stream);
+            return unfinished;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void removeIfDoneLocked(Http2Stream stream) {
+        if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id) != null) {
+            gauge.accept(-1);
+        }
+    }
+
+    /** Counts {@code n} octets of the connection window as consumed; returns the WINDOW_UPDATE increment, or 0. */
+    private int creditConnectionLocked(int n) {
+        if (n <= 0) {
+            return 0;
+        }
+        int increment = connectionPolicy.consumed(n);
+        if (increment > 0) {
+            try {
+                connectionReceive.increase(increment);
+            } catch (Http2Exception e) {
+                throw new IllegalStateException("our own window overflowed", e);
+            }
+        }
+        return increment;
+    }
+
+    /** The stream ids still registered (for diagnostics and tests). */
+    List<Integer> ids() {
+        lock.lock();
+        try {
+            return new ArrayList<>(streams.keySet());
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.shuttle.server.http2;
+
+import dev.shuttle.server.core.ServerConnection;
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.wire.hpack.HpackEncoder;
+import dev.shuttle.wire.http2.Http2Frame;
+import dev.shuttle.wire.http2.Http2FrameWriter;
+import dev.shuttle.wire.http2.Http2Settings;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Everything that leaves an HTTP/2 connection, from any thread: the reader's control frames and every handler's
+ * HEADERS and DATA. One write lock orders the frames and guards the HPACK encoder (blocks must reach the peer in the
+ * order they were encoded). Each write goes through the connection's park gate
+ * ({@link ServerConnection#beginWrite}), so a handler that writes to a parked connection takes it back from the
+ * watcher first, and the connection parks again after the last writer: no write is stranded behind a park.
+ *
+ * <p>Frames are encoded into a buffer borrowed from the pool for the one write and returned after it, so a
+ * connection holds no write buffer between writes.
+ */
+final class Http2Writer {
+    /** DATA frames are cut to this size at most, whatever the peer allows: one frame fits one pooled buffer. */
+    static final int MAX_DATA_FRAME = Http2Settings.MIN_MAX_FRAME_SIZE;
+
+    private final ServerConnection connection;
+    private final BufferPool buffers;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Guarded by writeLock. */
+    private final HpackEncoder encoder = new HpackEncoder();
+    /** Guarded by writeLock: the peer's SETTINGS_MAX_FRAME_SIZE, for splitting header blocks. */
+    private int peerMaxFrameSize = Http2Settings.MIN_MAX_FRAME_SIZE;
+
+    Http2Writer(ServerConnection connection, BufferPool buffers) {
+        this.connection = connection;
+        this.buffers = buffers;
+    }
+
+    /** The peer's SETTINGS took effect: its HPACK table size and frame size. */
+    void peerSettings(Http2Settings settings) {
+        writeLock.lock();
+        try {
+            encoder.peerMaxTableSize(settings.headerTableSize());
+            peerMaxFrameSize = settings.maxFrameSize();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** A control frame (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY) or any small frame. */
+    void frame(Http2Frame frame) throws IOException {
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            ByteBuffer out = buffers.acquire();
+            try {
+                Http2FrameWriter.write(out, frame);
+                flip(out);
+            } finally {
+                buffers.release(out);
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
+    }
+
+    /** Several control frames in one write (the server's SETTINGS and its connection WINDOW_UPDATE). */
+    void frames(List<Http2Frame> frames) throws IOException {
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            ByteBuffer out = buffers.acquire();
+            try {
+                for (Http2Frame frame : frames) {
+                    Http2FrameWriter.write(out, frame);
+                }
+                flip(out);
+            } finally {
+                buffers.release(out);
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
+    }
+
+    /** A field block (response head or trailers) as HEADERS and CONTINUATION frames. */
+    void headers(int streamId, List<String> fields, boolean endStream) throws IOException {
+        int maxBlock = HpackEncoder.maxEncodedLength(fields);
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            ByteBuffer block = maxBlock <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(maxBlock);
+            ByteBuffer out = null;
+            try {
+                encoder.encode(fields, block);
+                block.flip();
+                int length = Http2FrameWriter.headerBlockLength(block.remaining(), peerMaxFrameSize);
+                out = length <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(length);
+                Http2FrameWriter.writeHeaderBlock(out, streamId, block, endStream, peerMaxFrameSize);
+                flip(out);
+            } finally {
+                buffers.release(block);
+                buffers.release(out);
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
+    }
+
+    /**
+     * One DATA frame of at most {@link #MAX_DATA_FRAME} octets, whose flow-control window the caller has taken; an
+     * empty one may carry just END_STREAM.
+     */
+    void data(int streamId, byte[] bytes, int offset, int length, boolean endStream) throws IOException {
+        if (length > MAX_DATA_FRAME) {
+            throw new IllegalArgumentException("DATA frame of " + length + " octets");
+        }
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            ByteBuffer out = buffers.acquire();
+            try {
+                Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA,
+                        endStream ? Http2Frame.FLAG_END_STREAM : 0, streamId);
+                out.put(bytes, offset, length);
+                flip(out);
+            } finally {
+                buffers.release(out);
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
+    }
+
+    /** Writes {@code out} (write mode) to the transport; a failure closes the connection, whose streams then fail. */
+    private void flip(ByteBuffer out) throws IOException {
+        out.flip();
+        try {
+            connection.transport().write(out.array(), out.arrayOffset() + out.position(), out.remaining());
+        } catch (IOException e) {
+            connection.closeNow();
+            throw e;
+        }
+    }
+}
