@@ -142,7 +142,7 @@ final class Http2Writer {
     private void flip(ByteBuffer out) throws IOException {
         out.flip();
         try {
-            connection.transport().write(out.array(), out.arrayOffset() + out.position(), out.remaining());
+            connection.output().writeThrough(out.array(), out.arrayOffset() + out.position(), out.remaining());
         } catch (IOException e) {
             connection.closeNow();
             throw e;

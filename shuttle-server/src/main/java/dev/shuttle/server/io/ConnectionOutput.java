@@ -95,6 +95,15 @@ public final class ConnectionOutput extends OutputStream {
         }
     }
 
+    /**
+     * Writes {@code len} bytes straight to the transport, past the buffer, counting them: for HTTP/2, whose writer
+     * has buffers of its own and serializes its writes under its lock (one writer at a time, as here).
+     */
+    public void writeThrough(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        send(b, off, len);
+    }
+
     private void send(byte[] b, int off, int len) throws IOException {
         transport.write(b, off, len);
         bytesWritten += len;
