@@ -44,6 +44,8 @@ final class Http2Exchange implements ExchangeCodec {
     private final Http2Stream stream;
     /** Owned by the calling thread. */
     private boolean responseStarted;
+    /** The stream's id, read under the lock with the head. Owned by the calling thread. */
+    private int streamId;
     /** Request body bytes queued so far, for the message of a stalled upload. */
     private long bodyBytesSent;
     /** Why the exchange was aborted (call timeout), possibly refined with what it was waiting for. */
@@ -82,7 +84,7 @@ final class Http2Exchange implements ExchangeCodec {
         }
         trace.wroteRequest(null);
         Http2ResponseHead head = awaitHead(writeStart);
-        return new ResponseStart(head.status(), "", HttpVersion.HTTP_2, head.headers());
+        return new ResponseStart(head.status(), "", HttpVersion.HTTP_2, head.headers(), streamId);
     }
 
     /** The request's fields: pseudo-headers, the caller's fields, user-agent, content-length. */
@@ -144,6 +146,7 @@ final class Http2Exchange implements ExchangeCodec {
                     firstByte(writeStart);
                 }
                 if (stream.head != null) {
+                    streamId = stream.id;
                     return stream.head;
                 }
                 if (stream.failure != null) {

@@ -154,6 +154,7 @@ class Http2FaultsTest {
         try (Response r = next.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("same connection");
             assertThat(r.connection().reused()).isTrue();
+            assertThat(r.streamId()).isEqualTo(second.streamId()).isEqualTo(3);
         }
         assertThat(client.stats().connectionsOpened()).isEqualTo(1);
         ClientInternals.awaitSettled(client);
