@@ -22,10 +22,17 @@ public enum DrainOutcome {
     /** The declared Content-Length left more unread bytes than the policy's byte cap: closed, nothing read. */
     SKIPPED_LENGTH,
     /** The policy drains nothing ({@link DrainPolicy#none()}): closed at once, as Go 1.26 and earlier do. */
-    SKIPPED_POLICY;
+    SKIPPED_POLICY,
+    /**
+     * HTTP/2: the body was closed before its end, so its stream was reset (RST_STREAM with CANCEL) and the
+     * flow-control credit of what had arrived was returned. Nothing is drained and the connection carries on with
+     * its other streams: it survives, as {@link #reused()} says. {@code bytesDiscarded} counts the body bytes that had
+     * arrived unread and were dropped. (An HTTP/2 body closed after all of it arrived is {@link #REUSED_INLINE}.)
+     */
+    RESET_STREAM;
 
-    /** True when the connection survived: it went back to the pool (or to a waiting request). */
+    /** True when the connection survived: it went back to the pool (or to a waiting request), or carries on. */
     public boolean reused() {
-        return this == COMPLETE || this == REUSED_INLINE || this == REUSED_ASYNC;
+        return this == COMPLETE || this == REUSED_INLINE || this == REUSED_ASYNC || this == RESET_STREAM;
     }
 }

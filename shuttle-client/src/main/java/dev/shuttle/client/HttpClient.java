@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
 import javax.net.ssl.SSLContext;
 
 /**
- * An HTTP/1.1 client, plaintext and TLS, with a connection pool. Build one, share it everywhere, close it at shutdown: it is thread-safe
+ * An HTTP/1.1 and HTTP/2 client, plaintext and TLS, with a connection pool. {@code https} offers HTTP/2 in ALPN and
+ * falls back to HTTP/1.1 when the server does not pick it; {@code http} speaks HTTP/1.1 unless
+ * {@link Builder#http2PriorKnowledge} is set. Requests, responses, traces and stats are the same for both. Build one, share it everywhere, close it at shutdown: it is thread-safe
  * and meant to be long-lived (a client per call pays a new connection per call).
  *
  * <pre>{@code
@@ -105,6 +107,9 @@ public final class HttpClient implements AutoCloseable {
         private SSLContext sslContext;
         private boolean hostnameVerification = true;
         private Duration tlsHandshakeTimeout = Duration.ofSeconds(10);
+        private boolean http2 = true;
+        private boolean http2PriorKnowledge;
+        private Duration http2PingInterval = Duration.ofSeconds(30);
 
         private Builder() {
         }
@@ -206,6 +211,41 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Default true: {@code https} connections offer {@code h2} and {@code http/1.1} in ALPN, and a server that
+         * picks {@code h2} gets one multiplexed connection per origin (another when its stream limit is reached).
+         * False offers only {@code http/1.1}. HTTP/2 needs keep-alive: with {@link #keepAlive(boolean) keepAlive(false)}
+         * only HTTP/1.1 is offered.
+         */
+        public Builder http2(boolean enabled) {
+            this.http2 = enabled;
+            return this;
+        }
+
+        /**
+         * Default false. True speaks HTTP/2 to every {@code http} origin from the first byte (h2c with prior
+         * knowledge, RFC 9113 section 3.3), without the HTTP/1.1 Upgrade dance: for servers known to accept it, such
+         * as service meshes and gRPC backends. A server that does not speak it fails the request. Applies to the
+         * whole client: a per-request switch would need separate pools for the same origin.
+         */
+        public Builder http2PriorKnowledge(boolean priorKnowledge) {
+            this.http2PriorKnowledge = priorKnowledge;
+            return this;
+        }
+
+        /**
+         * Default 30 s: an HTTP/2 connection from which nothing arrived for this long sends a PING, and is closed if
+         * the answer does not come within min(interval, 10 s). An idle connection is woken from the watcher for it
+         * (a virtual thread for the round trip, then it parks again), so dead peers and dropped NAT mappings are
+         * found before a request is sent on them. Go's {@code ReadIdleTimeout} and OkHttp's {@code pingInterval}
+         * are off by default; a few bytes per idle connection every 30 s is cheap next to a failed request. Null
+         * disables it.
+         */
+        public Builder http2PingInterval(Duration interval) {
+            this.http2PingInterval = checkTimeout(interval);
+            return this;
+        }
+
         /** Default {@code shuttle/0.1}; a request's own {@code User-Agent} header wins; null sends none. */
         public Builder userAgent(String userAgent) {
             this.userAgent = userAgent;
@@ -221,10 +261,17 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @throws IllegalStateException for prior knowledge without keep-alive (HTTP/2 has no per-request
+         *                               connections)
+         */
         public HttpClient build() {
+            if (http2PriorKnowledge && !keepAlive) {
+                throw new IllegalStateException("http2PriorKnowledge needs keepAlive(true)");
+            }
             return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, callTimeout,
                     tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock,
-                    sslContext, hostnameVerification));
+                    sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval));
         }
 
         private static Duration checkTimeout(Duration timeout) {

@@ -23,9 +23,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Retry rule: an attempt on a <em>reused</em> connection that fails before any response byte arrived is sent
  * once more on a freshly dialed connection, if the request is idempotent and its body replayable; the likely cause is
  * a server that closed the idle connection as we sent on it. Never after a response byte, never after a timeout or
- * an interrupt, never for a non-idempotent request (its body may have been processed).
+ * an interrupt, never for a non-idempotent request (its body may have been processed). Apart from that rule, an
+ * HTTP/2 attempt the server provably never processed (REFUSED_STREAM, a stream above a GOAWAY's last stream id, a
+ * stream that never left) is sent again whatever its method, up to {@link #MAX_UNPROCESSED_RETRIES} times.
  */
 final class RealCall {
+    /**
+     * Attempts repeated because HTTP/2 proved the server never processed them: a server at its stream limit may
+     * refuse a few in a row; beyond this the refusals are the answer.
+     */
+    private static final int MAX_UNPROCESSED_RETRIES = 5;
+
     private final ClientCore core;
     private final Request request;
     private final ClientTrace trace;
@@ -51,10 +59,12 @@ final class RealCall {
         }
         core.stats.request();
         boolean retry = false;
+        boolean fresh = false;
+        int unprocessedRetries = 0;
         try {
             while (true) {
                 trace.getConn(request.origin());
-                Lease lease = core.pool.acquire(request.origin(), retry, !request.isIdempotent(), deadline, trace);
+                Lease lease = core.pool.acquire(request.origin(), fresh, !request.isIdempotent(), deadline, trace);
                 ProtocolConnection connection = (ProtocolConnection) lease.connection();
                 ConnectionInfo info = connectionInfo(lease, connection);
                 trace.gotConn(info);
@@ -70,10 +80,19 @@ final class RealCall {
                 } catch (IOException | RuntimeException e) {
                     IOException failure = describe(exchange, e);
                     exchange.fail(failure);
+                    if (unprocessedRetries < MAX_UNPROCESSED_RETRIES && unprocessed(exchange, failure)) {
+                        // HTTP/2 told us the server never processed it (REFUSED_STREAM, GOAWAY): any method may go
+                        // again, on any connection that takes it (the pool no longer offers one that sent GOAWAY).
+                        trace.retrying(failure);
+                        core.stats.retry();
+                        unprocessedRetries++;
+                        continue;
+                    }
                     if (!retry && retryable(lease, exchange, failure)) {
                         trace.retrying(failure);
                         core.stats.retry();
                         retry = true;
+                        fresh = true;
                         continue;
                     }
                     throw failure;
@@ -88,6 +107,15 @@ final class RealCall {
     private static ConnectionInfo connectionInfo(Lease lease, ProtocolConnection c) {
         return new ConnectionInfo(c.id(), c.origin(), c.localAddress(), c.remoteAddress(), lease.reused(),
                 lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain(), c.protocol(), c.tls());
+    }
+
+    private boolean unprocessed(ExchangeCodec exchange, IOException failure) {
+        return exchange.unprocessed()
+                && request.body().isReplayable()
+                && !(failure instanceof HttpTimeoutException)
+                && !(failure instanceof InterruptedIOException)
+                && !Thread.currentThread().isInterrupted()
+                && !core.isClosed();
     }
 
     private boolean retryable(Lease lease, ExchangeCodec exchange, IOException failure) {

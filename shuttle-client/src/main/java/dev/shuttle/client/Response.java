@@ -71,6 +71,11 @@ public final class Response implements AutoCloseable {
         return head.headers();
     }
 
+    /** The HTTP/2 stream that carried this exchange (odd, from 1 on each connection); 0 over HTTP/1.1. */
+    public int streamId() {
+        return head.streamId();
+    }
+
     /** Shortcut for {@code headers().first(name)}. */
     public String header(String name) {
         return head.headers().first(name);

@@ -39,8 +39,11 @@ class TlsClientTest {
     }
 
     private HttpServer start(ServerTimeouts timeouts) throws IOException {
+        // HTTP/1.1 over TLS is what this test is about: the server offers http/1.1 alone in ALPN (it would pick h2,
+        // which the client offers by default; HTTP/2 over TLS is JettyInteropTest's and ShuttleServerInteropTest's).
         return HttpServer.builder()
                 .tls(CERTIFICATE.serverContext())
+                .http2(dev.shuttle.server.Http2Options.disabled())
                 .timeouts(timeouts)
                 .connectionListener((connection, from, to) -> {
                     if (to == ConnectionState.NEW) {

@@ -14,6 +14,7 @@ import dev.shuttle.lab.tls.ClientTrust;
 import dev.shuttle.lab.tls.TlsDetails;
 import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -32,13 +33,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code shuttle get URL -v}: one request (or a few, to watch reuse) with Shuttle's client, printing the exchange
- * like {@code curl -v} plus Shuttle's own events: whether the connection was new or reused and why, connect and
- * first-byte timings, what closing the body did to the connection, and over https what the TLS handshake settled
- * (protocol, cipher suite, ALPN, resumed or full, its time, the server's certificate).
+ * {@code shuttle get URL -v}: one request (or a few, to watch reuse) with Shuttle's client, the body on stdout and the
+ * status line with the protocol that carried it ({@code HTTP/2 200}, {@code HTTP/1.1 200 OK}) on stderr. HTTP/2 comes
+ * through ALPN on https, or with {@code --http2-prior-knowledge} on http (h2c). {@code -v} prints the exchange like
+ * {@code curl -v} plus Shuttle's own events: the HTTP/2 stream id, whether the connection was new or reused and why,
+ * connect and first-byte timings, what closing the body did to the connection, and over https what the TLS handshake
+ * settled (protocol, cipher suite, ALPN, resumed or full, its time, the server's certificate).
  */
 @Command(name = "get", mixinStandardHelpOptions = true,
-        description = "GET a URL with Shuttle's client; -v prints the exchange and Shuttle's events on stderr.")
+        description = "GET a URL with Shuttle's client: the body on stdout, the status line with its protocol "
+                + "(HTTP/2 200, HTTP/1.1 200 OK) on stderr; -v prints the exchange and Shuttle's events there.")
 final class GetCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "URL", description = "http:// or https:// URL.")
     String url;
@@ -54,6 +58,11 @@ final class GetCommand implements Callable<Integer> {
 
     @Option(names = {"-v", "--verbose"}, description = "Print the trace on stderr, like curl -v.")
     boolean verbose;
+
+    @Option(names = "--http2-prior-knowledge",
+            description = "http: speak HTTP/2 from the first byte (h2c), as curl's option of the same name; https "
+                    + "offers h2 in ALPN anyway.")
+    boolean http2PriorKnowledge;
 
     @Option(names = "--unread", description = "Close the body unread (status only), to watch the drain.")
     boolean unread;
@@ -92,7 +101,7 @@ final class GetCommand implements Callable<Integer> {
         PrintStream err = System.err;
         TracePrinter trace = new TracePrinter(err, verbose,
                 trust == null ? "the JDK's trust store" : trust.description());
-        HttpClient.Builder builder = HttpClient.builder();
+        HttpClient.Builder builder = HttpClient.builder().http2PriorKnowledge(http2PriorKnowledge);
         if (trust != null) {
             builder.sslContext(trust.newContext()).hostnameVerification(trust.verifiesHostnames());
         }
@@ -107,13 +116,13 @@ final class GetCommand implements Callable<Integer> {
                 if (verbose && repeat > 1) {
                     err.println("* --- request " + i + " of " + repeat + " ---");
                 }
-                trace.startRequest();
-                if (verbose) {
-                    printRequest(err, uri);
-                }
+                trace.startRequest(uri);
                 try (Response response = client.send(Request.get(uri))) {
                     if (verbose) {
                         printResponse(err, response);
+                        trace.printExchange(response);
+                    } else {
+                        err.println(statusLine(response));
                     }
                     if (!unread) {
                         try (InputStream body = response.body()) {
@@ -144,16 +153,24 @@ final class GetCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void printRequest(PrintStream err, URI uri) {
+    /** The request as sent, once the connection (and so the protocol) is known: like curl, HTTP/2 shows as HTTP/2. */
+    private static void printRequest(PrintStream err, URI uri, HttpVersion protocol) {
         String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                 + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-        err.println("> GET " + target + " HTTP/1.1");
-        err.println("> Host: " + Origin.of(uri).authority());
+        err.println("> GET " + target + " " + protocol);
+        err.println("> " + (protocol == HttpVersion.HTTP_2 ? ":authority" : "Host") + ": "
+                + Origin.of(uri).authority());
         err.println(">");
     }
 
+    /** {@code HTTP/2 200} or {@code HTTP/1.1 200 OK}: HTTP/2 has no reason phrase. */
+    static String statusLine(Response response) {
+        return response.version() + " " + response.status()
+                + (response.reason().isEmpty() ? "" : " " + response.reason());
+    }
+
     private static void printResponse(PrintStream err, Response response) {
-        err.println("< " + response.version() + " " + response.status() + " " + response.reason());
+        err.println("< " + statusLine(response));
         Headers headers = response.headers();
         for (int i = 0; i < headers.size(); i++) {
             err.println("< " + headers.name(i) + ": " + headers.value(i));
@@ -177,6 +194,7 @@ final class GetCommand implements Callable<Integer> {
         private final AtomicLong tlsHandshakes = new AtomicLong();
         private final AtomicLong tlsResumed = new AtomicLong();
         private volatile long startNanos; // written by the caller's thread before each request
+        private volatile URI uri;
         private volatile long connectStartNanos;
         private volatile DrainOutcome lastOutcome; // written by whichever thread reports bodyClosed
 
@@ -194,9 +212,18 @@ final class GetCommand implements Callable<Integer> {
             return tlsResumed.get();
         }
 
-        void startRequest() {
+        void startRequest(URI uri) {
             bodyClosed.drainPermits();
+            this.uri = uri;
             startNanos = System.nanoTime();
+        }
+
+        /** After the response head: which stream of which connection carried it, and whether that was reused. */
+        void printExchange(Response response) {
+            ConnectionInfo c = response.connection();
+            String connection = "connection #" + c.id() + " (" + (c.reused() ? "reused" : "new") + ")";
+            print(response.streamId() > 0 ? "HTTP/2 stream " + response.streamId() + " on " + connection
+                    : "HTTP/1.1 exchange on " + connection);
         }
 
         void awaitBodyClosed() throws InterruptedException {
@@ -278,7 +305,10 @@ final class GetCommand implements Callable<Integer> {
                 why = "REUSED connection, handed over directly";
             }
             print("connection #" + c.id() + " " + hostPort(c.localAddress()) + " -> " + hostPort(c.remoteAddress())
-                    + (c.tls() != null ? " (" + c.tls().protocol() + ")" : "") + ": " + why);
+                    + " " + c.protocol() + (c.tls() != null ? " (" + c.tls().protocol() + ")" : "") + ": " + why);
+            if (verbose) {
+                printRequest(out, uri, c.protocol());
+            }
         }
 
         @Override
@@ -325,6 +355,7 @@ final class GetCommand implements Callable<Integer> {
                 case SKIPPED_CLOSE -> "the connection could not be reused (Connection: close or close-delimited)";
                 case SKIPPED_LENGTH -> "Content-Length left more than the byte cap unread: closed, nothing read";
                 case SKIPPED_POLICY -> "the drain policy is none: connection closed at once";
+                case RESET_STREAM -> "HTTP/2: the stream was reset (RST_STREAM), the connection carries on";
             };
         }
     }

@@ -42,12 +42,15 @@ final class LabReuseCommand implements Callable<Integer> {
 
     @Option(names = "--tls",
             description = "HTTPS instead of HTTP: the fixture gets a certificate generated for the run, every client "
-                    + "trusts its authority and speaks HTTP/1.1 only; TLS handshakes (and resumed ones) are counted "
-                    + "at the fixture beside new connections. Combines with --dial-delay.")
+                    + "trusts its authority and speaks HTTP/1.1 only (shuttle-h2: h2 through ALPN); TLS handshakes "
+                    + "(and resumed ones) are counted at the fixture beside new connections. Combines with "
+                    + "--dial-delay.")
     boolean tls;
 
-    @Option(names = "--clients", defaultValue = "shuttle,shuttle-bounded,shuttle-none,jdk,okhttp,apache,jetty",
-            description = "Comma-separated clients (default ${DEFAULT-VALUE}).")
+    @Option(names = "--clients",
+            defaultValue = "shuttle,shuttle-bounded,shuttle-none,shuttle-h2,jdk,okhttp,apache,jetty",
+            description = "Comma-separated clients (default ${DEFAULT-VALUE}); shuttle-h2 is Shuttle over HTTP/2 "
+                    + "(h2c with prior knowledge; with --tls, ALPN h2), every other client HTTP/1.1.")
     String clients;
 
     @Option(names = "--cases", defaultValue = "all",

@@ -31,7 +31,8 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--clients", defaultValue = "shuttle,shuttle-bounded,shuttle-none",
             description = "Comma-separated clients (default ${DEFAULT-VALUE}); any of "
-                    + "shuttle, shuttle-bounded, shuttle-none, jdk, okhttp, apache, jetty.")
+                    + "shuttle, shuttle-bounded, shuttle-none, shuttle-h2 (HTTP/2: h2c with prior knowledge on "
+                    + "http, ALPN h2 on https), jdk, okhttp, apache, jetty.")
     String clients;
 
     @Option(names = "--cacert", paramLabel = "FILE",

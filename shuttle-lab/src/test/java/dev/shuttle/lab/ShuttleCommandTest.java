@@ -81,17 +81,19 @@ class ShuttleCommandTest {
     void labReuseOverTlsCountsAHandshakePerNewConnectionThroughTheRelay(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("reuse-tls.json");
         Path html = dir.resolve("reuse-tls.html");
-        int code = run("lab", "reuse", "--tls", "--dial-delay", "5ms", "--clients", "shuttle-none,okhttp",
+        int code = run("lab", "reuse", "--tls", "--dial-delay", "5ms", "--clients", "shuttle-none,okhttp,shuttle-h2",
                 "--cases", "cl-2k,close", "--requests", "6", "--rounds", "1", "--warmup", "2", "--no-progress",
                 "--json", json.toString(), "--html", html.toString());
         assertThat(code).as(stderr()).isZero();
-        assertThat(stdout()).contains("(HTTP/1.1 over TLS)").contains("TLS handshakes per cell, full and resumed")
+        assertThat(stdout()).contains("(HTTP/1.1 over TLS; shuttle-h2: HTTP/2 over TLS)")
+                .contains("TLS handshakes per cell, full and resumed")
                 .contains("dial delay 5 ms (through the relay)");
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.get("parameters").get("tls").asBoolean()).isTrue();
-        assertThat(root.get("cells")).hasSize(4);
+        assertThat(root.get("cells")).hasSize(6);
         for (JsonNode cell : root.get("cells")) {
             String name = cell.get("client").asText() + " × " + cell.get("case").asText();
+            boolean h2 = cell.get("client").asText().equals("shuttle-h2");
             assertThat(cell.get("errors").asInt()).as(name).isZero();
             long connections = cell.get("newConnections").get("median").asLong();
             long handshakes = cell.get("tlsHandshakes").get("median").asLong();
@@ -99,8 +101,9 @@ class ShuttleCommandTest {
             assertThat(handshakes).as(name + ": one handshake per new connection").isEqualTo(connections);
             assertThat(resumed).as(name + ": a client's first handshake is always full")
                     .isLessThanOrEqualTo(handshakes - 1);
-            boolean churns = cell.get("case").asText().equals("close") || cell.get("client").asText()
-                    .equals("shuttle-none");
+            // HTTP/2 has no Connection: close: shuttle-h2 keeps one connection, one handshake, in every case.
+            boolean churns = !h2 && (cell.get("case").asText().equals("close") || cell.get("client").asText()
+                    .equals("shuttle-none"));
             assertThat(connections).as(name).isEqualTo(churns ? 6 : 1);
             if (churns) {
                 assertThat(resumed).as(name + ": later connections resume the client's own session").isPositive();
@@ -131,7 +134,8 @@ class ShuttleCommandTest {
             assertThat(stdout()).isEqualTo("{\"a\":1}\n{\"a\":1}\n");
             assertThat(stderr()).contains("TLS handshake with 127.0.0.1:").contains("trusting the certificates in " + ca)
                     .contains("TLS connection using TLSv1.3 / TLS_").contains("full handshake in")
-                    .contains("ALPN: server accepted http/1.1").contains("subject: CN=localhost")
+                    .contains("ALPN: server accepted h2").contains("< HTTP/2 200")
+                    .contains("HTTP/2 stream 3 on connection #1 (reused)").contains("subject: CN=localhost")
                     .contains("subjectAltName: DNS:localhost, IP:127.0.0.1").contains("issuer: CN=Shuttle local authority")
                     .contains("REUSED connection").contains("1 TLS handshakes, 0 of them resumed");
             assertThat(serving.fixture().tlsHandshakes()).isEqualTo(1);
@@ -231,6 +235,35 @@ class ShuttleCommandTest {
             assertThat(stderr()).contains("> GET /json HTTP/1.1").contains("< HTTP/1.1 200")
                     .contains("< Content-Length: 8").contains("NEW connection").contains("REUSED connection")
                     .contains("Connected to").contains("first response byte").contains("drain COMPLETE");
+        }
+    }
+
+    @Test
+    void getPrintsTheStatusLineWithTheProtocolAndWithPriorKnowledgeSpeaksH2c() throws Exception {
+        try (FixtureServer fixture = FixtureServer.start(0)) {
+            String url = fixture.uri("/json").toString();
+            assertThat(run("get", url)).as(stderr()).isZero();
+            assertThat(stdout()).isEqualTo("{\"a\":1}\n");
+            assertThat(stderr()).isEqualTo("HTTP/1.1 200 OK\n");
+            err.reset();
+            out.reset();
+
+            assertThat(run("get", "--http2-prior-knowledge", url)).as(stderr()).isZero();
+            assertThat(stdout()).isEqualTo("{\"a\":1}\n");
+            assertThat(stderr()).isEqualTo("HTTP/2 200\n");
+            err.reset();
+            out.reset();
+
+            long before = fixture.connectionsAccepted();
+            // 4 MiB: more than a stream window, so the close always finds the body unfinished
+            assertThat(run("get", "-v", "--http2-prior-knowledge", "--unread", "--repeat", "2",
+                    fixture.uri("/bytes?n=4194304").toString())).as(stderr()).isZero();
+            assertThat(stdout()).isEmpty();
+            assertThat(stderr()).contains("> GET /bytes?n=4194304 HTTP/2").contains("> :authority: 127.0.0.1:")
+                    .contains("< HTTP/2 200").contains("HTTP/2 stream 1 on connection #1 (new)")
+                    .contains("HTTP/2 stream 3 on connection #1 (reused)").contains("drain RESET_STREAM")
+                    .contains("2 requests, 1 on reused connections, 1 connections opened");
+            assertThat(fixture.connectionsAccepted() - before).isEqualTo(1);
         }
     }
 

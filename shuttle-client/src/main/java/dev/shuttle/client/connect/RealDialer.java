@@ -4,6 +4,8 @@ import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.http1.Http1Connection;
+import dev.shuttle.client.http2.Http2Connection;
+import dev.shuttle.client.http2.Http2Options;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.pool.Dialer;
@@ -31,11 +33,13 @@ import java.util.function.LongSupplier;
  * Opens new connections: resolves the host, tries its addresses in order until one connects (each attempt bounded by
  * the connect timeout and the caller's deadline), runs the TLS handshake for {@code https} (SNI, hostname
  * verification, ALPN, session resumption through the context's cache), and wraps the result in the connection of the
- * negotiated protocol. Stateless apart from the id counter; thread-safe.
+ * negotiated protocol: HTTP/2 when ALPN picked {@code h2} (or, for {@code http}, with prior knowledge), else
+ * HTTP/1.1. Stateless apart from the id counter; thread-safe.
  */
 public final class RealDialer implements Dialer {
-    /** ALPN offer: HTTP/1.1 until the client speaks HTTP/2. */
-    private static final List<String> ALPN = List.of("http/1.1");
+    /** ALPN offers, in order of preference: HTTP/2 first when enabled, so a server that speaks it picks it. */
+    private static final List<String> ALPN_H2 = List.of("h2", "http/1.1");
+    private static final List<String> ALPN_HTTP1 = List.of("http/1.1");
 
     private final ClientSettings settings;
     private final BufferPool buffers;
@@ -43,6 +47,7 @@ public final class RealDialer implements Dialer {
     private final ReadinessWatcher watcher;
     private final LongSupplier clock;
     private final AtomicLong ids = new AtomicLong();
+    private final Http2Options http2;
 
     public RealDialer(ClientSettings settings, BufferPool buffers, ReadinessWatcher watcher) {
         this.settings = settings;
@@ -50,6 +55,14 @@ public final class RealDialer implements Dialer {
         this.limits = settings.http1Limits();
         this.watcher = watcher;
         this.clock = settings.nanoClock();
+        this.http2 = Http2Options.of(settings.limits(), settings.http2PingInterval() == null ? 0
+                : settings.http2PingInterval().toMillis());
+    }
+
+    /** Prior knowledge: every http origin speaks HTTP/2, so even a first burst shares one dial. */
+    @Override
+    public boolean multiplexedByConfiguration(Origin origin) {
+        return settings.http2PriorKnowledge() && !origin.isSecure();
     }
 
     @Override
@@ -59,6 +72,15 @@ public final class RealDialer implements Dialer {
         try {
             transport = origin.isSecure() ? handshake(channel, origin, deadline, trace)
                     : new PlainTransport(channel, buffers, clock);
+            boolean h2 = origin.isSecure()
+                    ? transport.tls() != null && "h2".equals(transport.tls().applicationProtocol())
+                    : settings.http2PriorKnowledge();
+            if (h2) {
+                Http2Connection connection = new Http2Connection(ids.incrementAndGet(), origin, transport, buffers,
+                        watcher, clock, http2);
+                connection.start();
+                return connection;
+            }
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -97,7 +119,7 @@ public final class RealDialer implements Dialer {
     private TlsTransport handshake(SocketChannel channel, Origin origin, long deadline, ClientTrace trace)
             throws IOException {
         TlsTransport tls = TlsTransport.client(channel, buffers, clock, settings.tlsContext(), origin.host(),
-                origin.port(), ALPN, settings.hostnameVerification());
+                origin.port(), settings.http2() ? ALPN_H2 : ALPN_HTTP1, settings.hostnameVerification());
         trace.tlsHandshakeStart(origin);
         int timeoutMillis = handshakeMillis(deadline);
         try {

@@ -35,4 +35,13 @@ public interface ExchangeCodec {
 
     /** Why the attempt was aborted, or null. */
     IOException abortReason();
+
+    /**
+     * Whether the attempt failed in a way that proves the server never processed the request, so that it may be
+     * sent again whatever its method: HTTP/2's REFUSED_STREAM, a stream above a GOAWAY's last stream id, or a stream
+     * whose HEADERS never left. HTTP/1.1 cannot tell, hence false.
+     */
+    default boolean unprocessed() {
+        return false;
+    }
 }

@@ -6,7 +6,7 @@ import dev.shuttle.client.pool.PooledConnection;
 import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.HttpVersion;
 
-/** A pooled connection that carries exchanges of one protocol: HTTP/1.1 now, HTTP/2 next. */
+/** A pooled connection that carries exchanges of one protocol: HTTP/1.1 or HTTP/2. */
 public interface ProtocolConnection extends PooledConnection {
     HttpVersion protocol();
 

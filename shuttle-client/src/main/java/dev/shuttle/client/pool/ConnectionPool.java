@@ -20,7 +20,14 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * Per-origin pools of HTTP/1.1 connections.
+ * Per-origin pools of HTTP/1.1 connections and of multiplexed (HTTP/2) ones.
+ *
+ * <p><b>Multiplexed connections</b> carry one lease per stream, up to {@link PooledConnection#streamCapacity()}: a
+ * request takes a free stream on a connection already in use first, then an idle connection, then waits. Once an
+ * origin is known to speak HTTP/2 (its last dial said so, or prior knowledge), waiters do not each dial: they wait
+ * for the dials in flight, one per {@code expectedStreams} of them ({@link #sharedDialsCoverLocked}), and a dial that
+ * completes serves as many as it has streams. A connection at its stream limit makes the next waiters dial another
+ * (up to {@code maxConnsPerHost}, beyond which they queue for a free stream).
  *
  * <p><b>Checkout</b> ({@link #acquire}): take the most recently idle connection (LIFO: hot connections stay hot, the
  * rest age out). A connection idle for {@link #WATCH_AFTER_NANOS} or longer waits in the client's readiness watcher,
@@ -128,9 +135,29 @@ public final class ConnectionPool implements AutoCloseable {
                 checkOpenLocked();
                 OriginPool pool = originLocked(origin);
                 long now = clock.getAsLong();
+                PoolEntry shared = pool.multiplexedWithRoom();
+                if (shared != null) {
+                    // A stream on a connection already in use: no health check needed, its reader is running.
+                    pool.leased++;
+                    pool.peak.observe(pool.busy(), now);
+                    shared.streams++;
+                    return newLease(shared, false, 0, false, false);
+                }
                 List<PoolEntry> stale = new ArrayList<>(0);
                 candidate = idle.pollLocked(pool, now, stale);
                 closeAllLocked(stale, PoolEntry.State.IDLE, expired);
+                if (candidate != null && candidate.connection.isMultiplexed()) {
+                    // Shared as soon as it is LEASED, so checked and leased here, under the lock (a lock-free check).
+                    if (!candidate.connection.isHealthy()) {
+                        closeLocked(candidate, PoolEntry.State.IDLE, expired);
+                        continue;
+                    }
+                    candidate.transition(PoolEntry.State.IDLE, PoolEntry.State.LEASED);
+                    candidate.streams = 1;
+                    pool.leased++;
+                    pool.peak.observe(pool.busy(), now);
+                    return newLease(candidate, true, now - candidate.idleSince, false, false);
+                }
                 if (candidate == null) {
                     idleNanos = 0;
                     watched = false;
@@ -144,8 +171,8 @@ public final class ConnectionPool implements AutoCloseable {
                 }
             } finally {
                 lock.unlock();
+                closeAll(expired); // also on the early returns and the retry above
             }
-            closeAll(expired);
             if (candidate == null) {
                 return null;
             }
@@ -236,7 +263,7 @@ public final class ConnectionPool implements AutoCloseable {
                     }
                 }
             }
-            if (!waiter.covered()) {
+            if (!waiter.covered() && (fresh || !sharedDialsCoverLocked(pool))) {
                 startDialLocked(pool, waiter);
             }
             pool.peak.observe(pool.busy(), now);
@@ -314,9 +341,82 @@ public final class ConnectionPool implements AutoCloseable {
             if (pool.total >= config.maxConnsPerHost()) {
                 return;
             }
-            if (!waiter.done && !waiter.covered()) {
+            if (!waiter.done && !waiter.covered() && (waiter.freshOnly || !sharedDialsCoverLocked(pool))) {
                 startDialLocked(pool, waiter);
             }
+        }
+    }
+
+    /**
+     * Coalescing: for an origin known to speak HTTP/2, whether the dials in flight are expected to carry every waiter
+     * that no dial or drain of its own serves, so that a burst opens one connection (per {@code expectedStreams}
+     * waiters), not one per request. Go's transport and OkHttp do the same once they know the origin is HTTP/2.
+     */
+    private boolean sharedDialsCoverLocked(OriginPool pool) {
+        assert lock.isHeldByCurrentThread();
+        if (pool.dialing == 0 || !(pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.origin))) {
+            return false;
+        }
+        int relying = 0;
+        for (Waiter waiter : pool.waiters) {
+            if (!waiter.done && !waiter.freshOnly && !waiter.covered()) {
+                relying++;
+            }
+        }
+        // Each dial serves its own waiter first, then up to expectedStreams - 1 others.
+        return relying <= (long) pool.dialing * Math.max(0, pool.expectedStreams - 1);
+    }
+
+    /**
+     * Hands free streams of a multiplexed {@code entry} (LEASED or IDLE) to waiting requests, in FIFO order, as long as
+     * it has room. Waiters that accept only a never-used connection (retries) take it only if it never carried one.
+     */
+    private void offerStreamsLocked(OriginPool pool, PoolEntry entry) {
+        assert lock.isHeldByCurrentThread();
+        while (!pool.waiters.isEmpty() && entry.streams < entry.connection.streamCapacity()
+                && (entry.state == PoolEntry.State.LEASED || entry.state == PoolEntry.State.IDLE)) {
+            Waiter taker = null;
+            for (Waiter waiter : pool.waiters) {
+                if (!waiter.done && (!waiter.freshOnly || entry.uses == 0)) {
+                    taker = waiter;
+                    break;
+                }
+            }
+            if (taker == null) {
+                return;
+            }
+            if (entry.state == PoolEntry.State.IDLE) {
+                idle.removeLocked(entry);
+                entry.transition(PoolEntry.State.IDLE, PoolEntry.State.LEASED);
+            }
+            deliverLocked(taker, entry, false, false);
+        }
+    }
+
+    /**
+     * A multiplexed connection noticed something by itself (on one of its threads): a changed stream limit, a
+     * GOAWAY, a failure. Waiters get the streams it can take now; one that takes no new streams is closed if it
+     * carries none, or when its last one ends; waiters that counted on it get dials of their own.
+     */
+    private void multiplexedChanged(PoolEntry entry) {
+        List<PoolEntry> toClose = new ArrayList<>(0);
+        lock.lock();
+        try {
+            OriginPool pool = entry.origin;
+            if (entry.state == PoolEntry.State.CLOSED) {
+                return;
+            }
+            if (entry.connection.isHealthy() && !closed) {
+                pool.expectedStreams = Math.max(1, entry.connection.streamCapacity());
+                offerStreamsLocked(pool, entry);
+            } else if (entry.state == PoolEntry.State.IDLE) {
+                idle.removeLocked(entry);
+                closeLocked(entry, PoolEntry.State.IDLE, toClose);
+            }
+            serveUncoveredLocked(pool);
+        } finally {
+            lock.unlock();
+            closeAll(toClose);
         }
     }
 
@@ -339,19 +439,40 @@ public final class ConnectionPool implements AutoCloseable {
             if (failure != null) {
                 pool.total--;
                 if (!waiter.done) {
-                    waiter.done = true;
-                    pool.waiters.remove(waiter);
-                    unclaimLocked(waiter);
-                    waiter.failure = failure;
-                    waiter.ready.signal();
+                    failLocked(pool, waiter, failure);
+                }
+                if (pool.dialing == 0 && (pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.origin))) {
+                    // The requests that waited for this dial instead of dialing get its failure, as Go's do: a
+                    // burst against a dead origin fails together rather than one connect timeout after another.
+                    for (Waiter other : new ArrayList<>(pool.waiters)) {
+                        if (!other.done && !other.freshOnly && !other.covered()) {
+                            failLocked(pool, other, failure);
+                        }
+                    }
                 }
                 serveUncoveredLocked(pool);
                 return;
             }
             stats.connectionOpened(pool.origin);
             PoolEntry entry = new PoolEntry(connection, pool, dialStart);
+            boolean multiplexed = connection.isMultiplexed();
+            pool.knownMultiplexed = multiplexed;
+            if (multiplexed) {
+                pool.multiplexed.add(entry);
+                pool.expectedStreams = Math.max(1, connection.streamCapacity());
+                connection.onChange(() -> multiplexedChanged(entry));
+            }
             if (closed) {
                 closeLocked(entry, PoolEntry.State.LEASED, toClose);
+            } else if (multiplexed) {
+                if (!waiter.done) {
+                    deliverLocked(waiter, entry, false, true);
+                }
+                offerStreamsLocked(pool, entry); // the burst that waited for this dial
+                if (entry.streams == 0) {
+                    idleLocked(pool, entry, toClose, clock.getAsLong());
+                }
+                serveUncoveredLocked(pool); // more waiters than it has streams: the next dial
             } else if (!waiter.done) {
                 deliverLocked(waiter, entry, false, true);
             } else if (!offerLocked(pool, entry, true)) {
@@ -363,13 +484,25 @@ public final class ConnectionPool implements AutoCloseable {
         }
     }
 
-    /** Hands {@code entry} (state LEASED) to {@code waiter}. */
+    private void failLocked(OriginPool pool, Waiter waiter, IOException failure) {
+        assert lock.isHeldByCurrentThread();
+        waiter.done = true;
+        pool.waiters.remove(waiter);
+        unclaimLocked(waiter);
+        waiter.failure = failure;
+        waiter.ready.signal();
+    }
+
+    /** Hands {@code entry} (state LEASED) to {@code waiter}; for a multiplexed entry, one more of its streams. */
     private void deliverLocked(Waiter waiter, PoolEntry entry, boolean afterDrain, boolean fromDial) {
         assert lock.isHeldByCurrentThread();
         OriginPool pool = entry.origin;
         pool.waiters.remove(waiter);
         unclaimLocked(waiter);
         pool.leased++;
+        if (entry.connection.isMultiplexed()) {
+            entry.streams++;
+        }
         waiter.lease = newLease(entry, false, 0, afterDrain, fromDial && entry.uses == 0);
         waiter.done = true;
         waiter.ready.signal();
@@ -434,6 +567,10 @@ public final class ConnectionPool implements AutoCloseable {
         OriginPool pool = entry.origin;
         long now = clock.getAsLong();
         pool.peak.observe(pool.busy(), now);
+        if (entry.connection.isMultiplexed()) {
+            releaseStreamLocked(entry, reusable, toClose, now);
+            return;
+        }
         boolean afterDrain = entry.state == PoolEntry.State.DRAINING;
         Waiter claimer = entry.claimedBy;
         if (afterDrain) {
@@ -458,6 +595,31 @@ public final class ConnectionPool implements AutoCloseable {
         } else if (!offerLocked(pool, entry, false)) {
             idleLocked(pool, entry, toClose, now);
         }
+    }
+
+    /**
+     * One stream of a multiplexed connection ended. Its free stream goes to a waiting request first; a connection
+     * left with no stream goes idle (the connection parks itself); one that takes no new streams (GOAWAY, failure,
+     * client closed) is closed when its last stream ends. {@code reusable} false means the exchange saw the
+     * connection fail.
+     */
+    private void releaseStreamLocked(PoolEntry entry, boolean reusable, List<PoolEntry> toClose, long now) {
+        assert lock.isHeldByCurrentThread();
+        OriginPool pool = entry.origin;
+        pool.leased--;
+        entry.streams--;
+        boolean usable = reusable && !closed && entry.connection.isHealthy();
+        if (usable) {
+            offerStreamsLocked(pool, entry);
+            if (entry.streams == 0) {
+                idleLocked(pool, entry, toClose, now);
+            }
+            return;
+        }
+        if (entry.streams == 0) {
+            closeLocked(entry, PoolEntry.State.LEASED, toClose);
+        }
+        serveUncoveredLocked(pool);
     }
 
     /**
@@ -492,6 +654,9 @@ public final class ConnectionPool implements AutoCloseable {
     private void closeLocked(PoolEntry entry, PoolEntry.State from, List<PoolEntry> toClose) {
         assert lock.isHeldByCurrentThread();
         entry.transition(from, PoolEntry.State.CLOSED);
+        if (entry.connection.isMultiplexed()) {
+            entry.origin.multiplexed.remove(entry);
+        }
         entry.origin.total--;
         stats.connectionClosed(entry.origin.origin);
         toClose.add(entry);
@@ -680,6 +845,21 @@ public final class ConnectionPool implements AutoCloseable {
         try {
             OriginPool pool = origins.get(origin);
             return pool == null ? 0 : pool.total;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The multiplexed connections open to {@code origin} (for tests and diagnostics). */
+    public List<PooledConnection> multiplexedConnections(Origin origin) {
+        lock.lock();
+        try {
+            OriginPool pool = origins.get(origin);
+            List<PooledConnection> connections = new ArrayList<>();
+            if (pool != null) {
+                pool.multiplexed.forEach(entry -> connections.add(entry.connection));
+            }
+            return connections;
         } finally {
             lock.unlock();
         }

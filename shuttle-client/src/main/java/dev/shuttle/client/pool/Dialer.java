@@ -12,4 +12,12 @@ public interface Dialer {
      * @param trace    the trace of the request that asked for the dial (connectStart/connectDone)
      */
     PooledConnection dial(Origin origin, long deadline, ClientTrace trace) throws IOException;
+
+    /**
+     * Whether connections to {@code origin} will be multiplexed before any was dialed (HTTP/2 prior knowledge), so
+     * that even the first burst shares one dial. Default false: the pool learns it from the first connection.
+     */
+    default boolean multiplexedByConfiguration(Origin origin) {
+        return false;
+    }
 }

@@ -19,8 +19,24 @@ final class OriginPool {
     final List<PoolEntry> draining = new ArrayList<>(2);
     /** Open connections (leased, idle, draining) plus dials in flight: what maxConnsPerHost bounds. */
     int total;
+    /** Leases out: one per HTTP/1.1 connection in use, one per stream on multiplexed connections. */
     int leased;
     int dialing;
+    /** Open multiplexed (HTTP/2) connections, LEASED or IDLE: where a request looks first for a free stream. */
+    final List<PoolEntry> multiplexed = new ArrayList<>(1);
+    /**
+     * The origin spoke HTTP/2 on the last connection dialed to it (or is configured for prior knowledge): requests
+     * that find no free stream wait for a dial in flight instead of each starting one (coalescing).
+     */
+    boolean knownMultiplexed;
+    /** Streams the last multiplexed connection to this origin allowed: what a dial in flight is expected to carry. */
+    int expectedStreams = DEFAULT_EXPECTED_STREAMS;
+
+    /**
+     * Streams assumed for a multiplexed connection before its peer said otherwise: 100, the limit RFC 9113 asks
+     * servers not to go below, and what Go's transport assumes before the server's SETTINGS arrive.
+     */
+    static final int DEFAULT_EXPECTED_STREAMS = 100;
 
     OriginPool(Origin origin, long idleTimeoutNanos) {
         this.origin = origin;
@@ -36,6 +52,17 @@ final class OriginPool {
     PoolEntry unclaimedDrain() {
         for (PoolEntry entry : draining) {
             if (entry.claimedBy == null) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /** A LEASED multiplexed connection that can take one more stream now, or null. */
+    PoolEntry multiplexedWithRoom() {
+        for (int i = 0; i < multiplexed.size(); i++) {
+            PoolEntry entry = multiplexed.get(i);
+            if (entry.state == PoolEntry.State.LEASED && entry.streams < entry.connection.streamCapacity()) {
                 return entry;
             }
         }

@@ -6,6 +6,10 @@ package dev.shuttle.client.pool;
  * <p>Lifecycle ({@link State}): LEASED → IDLE | DRAINING | CLOSED; DRAINING → IDLE | LEASED (handed straight to a
  * waiting request) | CLOSED; IDLE → LEASED | CLOSED. CLOSED is final. A dialed connection starts LEASED (handed to a
  * request) or IDLE (nobody waits for it any more).
+ *
+ * <p>A multiplexed (HTTP/2) entry is LEASED while it carries at least one stream, however many leases share it,
+ * and IDLE (on the idle list, subject to the same limits and expiry) when it carries none. It never DRAINs: closing an
+ * unread HTTP/2 body resets its stream.
  */
 final class PoolEntry {
     enum State { LEASED, IDLE, DRAINING, CLOSED }
@@ -26,6 +30,8 @@ final class PoolEntry {
     Waiter claimedBy;
     /** While IDLE: handed to the readiness watcher (it has been idle a while). */
     boolean watched;
+    /** Multiplexed connections only: leases (streams) it carries now; LEASED while above 0, else IDLE or CLOSED. */
+    int streams;
 
     PoolEntry(PooledConnection connection, OriginPool origin, long dialStartNanos) {
         this.connection = connection;

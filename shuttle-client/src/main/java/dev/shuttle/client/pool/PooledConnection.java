@@ -55,4 +55,29 @@ public interface PooledConnection {
 
     /** Closes the socket; idempotent; may be called from any thread, unblocking a thread reading it. */
     void close();
+
+    /**
+     * Whether many exchanges share this connection at once (HTTP/2). The pool then hands out one lease per stream,
+     * up to {@link #streamCapacity()}, and the connection watches itself while idle ({@link #watch} refuses).
+     */
+    default boolean isMultiplexed() {
+        return false;
+    }
+
+    /**
+     * Exchanges this connection may carry at once: 1 for HTTP/1.1; for HTTP/2 the peer's
+     * SETTINGS_MAX_CONCURRENT_STREAMS; 0 once it takes no new ones (GOAWAY, failure). Non-blocking, lock-free: the
+     * pool calls it under its lock.
+     */
+    default int streamCapacity() {
+        return 1;
+    }
+
+    /**
+     * The pool's callback for what a multiplexed connection notices by itself: a new stream limit, a GOAWAY, a
+     * failure. The connection runs it on one of its own threads, holding none of its locks. Set once, by the pool,
+     * before the connection is handed out.
+     */
+    default void onChange(Runnable listener) {
+    }
 }

@@ -17,6 +17,8 @@ public final class RecordingTrace implements ClientTrace {
     public final List<ConnectionInfo> connections = new CopyOnWriteArrayList<>();
     public final List<Closed> closed = new CopyOnWriteArrayList<>();
     public final AtomicLong retries = new AtomicLong();
+    /** Why attempts were retried, in order. */
+    public final List<IOException> retryCauses = new CopyOnWriteArrayList<>();
 
     @Override
     public void getConn(dev.shuttle.client.Origin origin) {
@@ -57,6 +59,7 @@ public final class RecordingTrace implements ClientTrace {
     @Override
     public void retrying(IOException cause) {
         retries.incrementAndGet();
+        retryCauses.add(cause);
         events.add("retrying");
     }
 

@@ -15,6 +15,8 @@ public enum ClientKind {
             o -> ShuttleLabClient.create(ShuttleLabClient.Policy.BOUNDED, o)),
     SHUTTLE_NONE("shuttle-none", "Shuttle none (Go 1.26)",
             o -> ShuttleLabClient.create(ShuttleLabClient.Policy.NONE, o)),
+    /** HTTP/2: h2c with prior knowledge on http, ALPN h2 on https; one multiplexed connection, resets, no drain. */
+    SHUTTLE_H2("shuttle-h2", "Shuttle HTTP/2", ShuttleLabClient::createHttp2),
     JDK("jdk", "JDK HttpClient", JdkLabClient::new),
     OKHTTP("okhttp", "OkHttp 5", OkHttpLabClient::new),
     APACHE("apache", "Apache HC 5 classic", ApacheLabClient::new),
@@ -39,7 +41,12 @@ public enum ClientKind {
     }
 
     public boolean isShuttle() {
-        return this == SHUTTLE || this == SHUTTLE_BOUNDED || this == SHUTTLE_NONE;
+        return this == SHUTTLE || this == SHUTTLE_BOUNDED || this == SHUTTLE_NONE || this == SHUTTLE_H2;
+    }
+
+    /** Speaks HTTP/2 to the fixture (all other clients speak HTTP/1.1 there, over TLS too). */
+    public boolean isHttp2() {
+        return this == SHUTTLE_H2;
     }
 
     /** A fresh client with its own pool. */

@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param connectTimeout   connect timeout; default 5 s, so a dead endpoint fails fast in {@code probe}
  * @param requestTimeout   whole-exchange timeout up to the response head; default 30 s, past any fixture case
  * @param trust            for https: whom every client trusts, each client with a TLS context (and so a session
- *                         cache) of its own, and HTTP/1.1 only; default null: each client's own TLS defaults,
- *                         for plain-http runs that never dial TLS
+ *                         cache) of its own, and HTTP/1.1 only (but {@code shuttle-h2}); default null: each
+ *                         client's own TLS defaults, for plain-http runs that never dial TLS
  */
 public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout,
                             ClientTrust trust) {

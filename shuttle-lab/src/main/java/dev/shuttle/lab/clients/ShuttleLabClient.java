@@ -20,8 +20,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Shuttle's own client under one of its drain policies. The response is closed with {@link Response#close()}, as its
- * documentation says; what the client then does with the unread rest is the policy's business.
+ * Shuttle's own client under one of its drain policies, speaking HTTP/1.1 only, or ({@link ClientKind#SHUTTLE_H2})
+ * HTTP/2: with prior knowledge on {@code http} (h2c), through ALPN {@code h2} on {@code https}. The response is closed
+ * with {@link Response#close()}, as its documentation says; what the client then does with the unread rest is the
+ * policy's business over HTTP/1.1, and a RST_STREAM over HTTP/2.
  */
 public final class ShuttleLabClient implements LabClient {
 
@@ -54,7 +56,7 @@ public final class ShuttleLabClient implements LabClient {
     /** How long {@link #ownView()} waits for background drains still running to report their outcome. */
     private static final long DRAIN_REPORT_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
-    private final Policy policy;
+    private final ClientKind kind;
     private final HttpClient client;
     private final ReentrantLock bodiesLock = new ReentrantLock();
     private final Condition bodyClosed = bodiesLock.newCondition();
@@ -64,17 +66,19 @@ public final class ShuttleLabClient implements LabClient {
     private final LongAdder tlsHandshakes = new LongAdder();
     private final LongAdder tlsResumed = new LongAdder();
 
-    private ShuttleLabClient(Policy policy, ClientOptions options) {
-        this.policy = policy;
+    private ShuttleLabClient(ClientKind kind, Policy policy, boolean http2, ClientOptions options) {
+        this.kind = kind;
         PoolConfig pool = options.goIdleDefaults()
                 ? PoolConfig.builder().maxIdlePerHost(GO_MAX_IDLE_PER_HOST).build()
                 : PoolConfig.defaults();
         HttpClient.Builder builder = HttpClient.builder();
         if (options.trust() != null) {
-            // Shuttle offers only http/1.1 in ALPN: nothing to turn off for HTTP/2.
             builder.sslContext(options.trust().newContext())
                     .hostnameVerification(options.trust().verifiesHostnames());
         }
+        // HTTP/1.1 kinds offer only http/1.1 in ALPN, as every other lab client does; the h2 kind speaks HTTP/2 to
+        // http origins from the first byte and offers h2 (then http/1.1) over TLS.
+        builder.http2(http2).http2PriorKnowledge(http2);
         this.client = builder
                 .drainPolicy(policy.drainPolicy)
                 .pool(pool)
@@ -107,12 +111,17 @@ public final class ShuttleLabClient implements LabClient {
     }
 
     static LabClient create(Policy policy, ClientOptions options) {
-        return new ShuttleLabClient(policy, options);
+        return new ShuttleLabClient(policy.kind, policy, false, options);
+    }
+
+    /** Shuttle over HTTP/2, default drain policy (which HTTP/2 never needs: an unread body's stream is reset). */
+    static LabClient createHttp2(ClientOptions options) {
+        return new ShuttleLabClient(ClientKind.SHUTTLE_H2, Policy.DEFAULT, true, options);
     }
 
     @Override
     public ClientKind kind() {
-        return policy.kind;
+        return kind;
     }
 
     @Override

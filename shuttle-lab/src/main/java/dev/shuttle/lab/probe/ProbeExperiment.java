@@ -23,9 +23,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The reuse experiment against someone else's endpoint: for each client, N sequential GETs whose bodies are closed
  * unread. The server is not ours, so connections come from each client's own trace. A client whose call fails stops
- * there and reports why; the others still run. Over https every client speaks HTTP/1.1 only and trusts the same
- * thing (the JDK's store, {@code --cacert}'s authorities, or anything with {@code --insecure}), each with a session
- * cache of its own.
+ * there and reports why; the others still run. Over https every client speaks HTTP/1.1 only ({@code shuttle-h2}: h2
+ * through ALPN, and h2c with prior knowledge over http) and trusts the same thing (the JDK's store, {@code --cacert}'s
+ * authorities, or anything with {@code --insecure}), each with a session cache of its own.
  */
 public final class ProbeExperiment {
     private final URI uri;

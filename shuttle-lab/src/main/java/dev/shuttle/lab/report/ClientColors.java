@@ -12,6 +12,7 @@ final class ClientColors {
             case SHUTTLE -> "#1b7837";
             case SHUTTLE_BOUNDED -> "#5aae61";
             case SHUTTLE_NONE -> "#a6dba0";
+            case SHUTTLE_H2 -> "#00441b";
             case JDK -> "#762a83";
             case OKHTTP -> "#2166ac";
             case APACHE -> "#d6604d";

@@ -24,7 +24,7 @@ public final class ReuseTables {
         ReuseSettings s = result.settings();
         StringBuilder out = new StringBuilder();
         out.append("Shuttle Lab: connection reuse when the caller closes the body unread (")
-                .append(s.tls() ? "HTTP/1.1 over TLS" : "HTTP/1.1").append(")\n");
+                .append(protocols(s)).append(")\n");
         out.append(parameters(result)).append("\n\n");
 
         out.append("New connections per cell (median of ").append(s.rounds()).append(" round")
@@ -55,9 +55,24 @@ public final class ReuseTables {
                 + (s.dialDelay().isZero() ? " (direct to the fixture)" : " (through the relay)")
                 + ", warm-up " + s.warmup() + " requests per client\n"
                 + (s.tls() ? "HTTPS: the fixture presents a certificate generated for this run; every client trusts "
-                + "its authority alone, through a TLS context (session cache) of its own, HTTP/1.1 only\n" : "")
+                + "its authority alone, through a TLS context (session cache) of its own, HTTP/1.1 only"
+                + (speaksHttp2(s.clients()) ? " (shuttle-h2: h2 through ALPN)" : "") + "\n" : "")
                 + result.environment().summaryLine() + "\n"
                 + "run took " + Units.duration(result.elapsedNanos());
+    }
+
+    /** What the title says the run spoke. */
+    static String protocols(ReuseSettings s) {
+        String http1 = s.tls() ? "HTTP/1.1 over TLS" : "HTTP/1.1";
+        if (!speaksHttp2(s.clients())) {
+            return http1;
+        }
+        String h2 = s.tls() ? "HTTP/2 over TLS" : "h2c";
+        return s.clients().stream().allMatch(ClientKind::isHttp2) ? h2 : http1 + "; shuttle-h2: " + h2;
+    }
+
+    static boolean speaksHttp2(List<ClientKind> clients) {
+        return clients.stream().anyMatch(ClientKind::isHttp2);
     }
 
     static String connections(CellSummary c) {
@@ -134,6 +149,12 @@ public final class ReuseTables {
         out.append("Bytes include response heads: what each connection's socket accepted, i.e. the traffic. On "
                 + "loopback the kernel's socket buffers take a few hundred KiB\n  even from a client that reads "
                 + "nothing, so bytes separate the clients only for larger or slower bodies.\n");
+        if (speaksHttp2(result.settings().clients())) {
+            out.append("shuttle-h2 speaks HTTP/2 (" + (result.settings().tls() ? "ALPN h2" : "h2c with prior "
+                    + "knowledge") + "): one multiplexed connection per client; a body closed unread resets its\n"
+                    + "  stream (RST_STREAM) instead of draining it, and HTTP/2 carries no Connection: close (a "
+                    + "connection-specific field the server drops),\n  so no case costs it a connection.\n");
+        }
         if (result.settings().tls()) {
             out.append("TLS handshakes are counted at the fixture when they complete (the server's onTlsHandshake); "
                     + "a connection closed before its handshake ended\n  counts as a new connection only.\n");

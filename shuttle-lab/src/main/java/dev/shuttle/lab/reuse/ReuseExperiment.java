@@ -26,7 +26,9 @@ import org.HdrHistogram.Histogram;
  * connections and bytes written are counted at the fixture; each cell waits until its connections are closed (and
  * none is still in the relay's delay) before reading the counts, so nothing leaks into the next cell. With {@code tls}, the same over HTTPS: every client trusts
  * the fixture's generated authority through a TLS context of its own (so it resumes only its own sessions), speaks
- * HTTP/1.1 only, and the fixture also counts handshakes, resumed ones apart.
+ * HTTP/1.1 only (but {@code shuttle-h2}, which takes h2 through ALPN), and the fixture also counts handshakes, resumed
+ * ones apart. {@code shuttle-h2} speaks h2c with prior knowledge over plaintext: the fixture serves both protocols
+ * on one port and counts their connections alike.
  */
 public final class ReuseExperiment implements AutoCloseable {
     /** Longest wait for a cell's connections to close after its client was closed. */

@@ -62,7 +62,8 @@ class BodyConsumerTest {
     void clientNamesParseAndUnknownOnesAreNamed() {
         assertThat(ClientKind.parseList("shuttle, okhttp,shuttle")).containsExactly(ClientKind.SHUTTLE,
                 ClientKind.OKHTTP);
-        assertThat(ClientKind.allNames()).isEqualTo("shuttle,shuttle-bounded,shuttle-none,jdk,okhttp,apache,jetty");
+        assertThat(ClientKind.allNames())
+                .isEqualTo("shuttle,shuttle-bounded,shuttle-none,shuttle-h2,jdk,okhttp,apache,jetty");
         assertThatThrownBy(() -> ClientKind.parseList("netty")).hasMessageContaining("unknown client 'netty'");
     }
 }

@@ -76,7 +76,10 @@ class ReportsTest {
     @Test
     void plainRunsShowNoTlsFigures() {
         String text = ReuseTables.render(result);
-        assertThat(text).doesNotContain("TLS handshakes").contains("(HTTP/1.1)");
+        assertThat(text).doesNotContain("TLS handshakes").contains("(HTTP/1.1; shuttle-h2: h2c)")
+                .contains("shuttle-h2 speaks HTTP/2 (h2c with prior knowledge)");
+        assertThat(ReuseTables.render(SampleResults.reuse(List.of(ClientKind.JDK), List.of(ReuseCase.CL_2K), 1)))
+                .contains("(HTTP/1.1)").doesNotContain("shuttle-h2");
         assertThat(JsonReport.reuse(result).get("cells").get(0).has("tlsHandshakes")).isFalse();
         assertThat(HtmlReport.reuse(result)).doesNotContain("TLS handshakes");
     }

@@ -1,0 +1,291 @@
+package dev.shuttle.client.http2;
+
+import dev.shuttle.client.BodyPublisher;
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Request;
+import dev.shuttle.client.exchange.ExchangeCodec;
+import dev.shuttle.client.exchange.ExchangeContext;
+import dev.shuttle.client.exchange.ResponseBody;
+import dev.shuttle.client.exchange.ResponseStart;
+import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.pool.Lease;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Fields;
+import dev.shuttle.wire.http2.Http2RequestHead;
+import dev.shuttle.wire.http2.Http2ResponseHead;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * One request on one stream of an {@link Http2Connection}: queues its HEADERS and body, waits for the response head,
+ * then hands the stream to the body. Runs on the calling thread, which only ever waits on conditions (an interrupt
+ * resets this stream, never the connection); {@link #abort} may come from any thread and touches this stream only.
+ *
+ * <p>Owns its stream's lease until {@link #openBody} passes it to the body or {@link #fail} releases it.
+ */
+final class Http2Exchange implements ExchangeCodec {
+    private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+
+    private final Lease lease;
+    private final Http2Connection connection;
+    private final Request request;
+    private final ClientSettings settings;
+    private final ExchangeContext context;
+    private final ClientTrace trace;
+    private final LongSupplier clock;
+    private final Http2Stream stream;
+    /** Owned by the calling thread. */
+    private boolean responseStarted;
+    /** The stream's id, read under the lock with the head. Owned by the calling thread. */
+    private int streamId;
+    /** Request body bytes queued so far, for the message of a stalled upload. */
+    private long bodyBytesSent;
+    /** Why the exchange was aborted (call timeout), possibly refined with what it was waiting for. */
+    private volatile IOException abortReason;
+
+    Http2Exchange(Lease lease, Http2Connection connection, Request request, ExchangeContext context) {
+        this.lease = lease;
+        this.connection = connection;
+        this.request = request;
+        this.settings = context.settings();
+        this.context = context;
+        this.trace = context.trace();
+        this.clock = settings.nanoClock();
+        this.stream = connection.newStream();
+        this.stream.noBody = request.method().equals("HEAD");
+    }
+
+    @Override
+    public ResponseStart send() throws IOException {
+        long writeStart = clock.getAsLong();
+        BodyPublisher body = request.body();
+        boolean hasBody = body != BodyPublisher.none() && body.contentLength() != 0;
+        connection.open(stream, fields(body), !hasBody);
+        trace.wroteHeaders();
+        try {
+            if (hasBody) {
+                try (Http2RequestBody out = new Http2RequestBody(connection, stream, this)) {
+                    body.writeTo(out);
+                    out.finish(body.contentLength());
+                }
+            }
+            awaitEndWritten();
+        } catch (IOException e) {
+            trace.wroteRequest(e);
+            throw e;
+        }
+        trace.wroteRequest(null);
+        Http2ResponseHead head = awaitHead(writeStart);
+        return new ResponseStart(head.status(), "", HttpVersion.HTTP_2, head.headers(), streamId);
+    }
+
+    /** The request's fields: pseudo-headers, the caller's fields, user-agent, content-length. */
+    private List<String> fields(BodyPublisher body) {
+        Headers given = request.headers();
+        Headers.Builder headers = given.toBuilder();
+        if (settings.userAgent() != null && !given.contains("User-Agent")) {
+            headers.add("user-agent", settings.userAgent());
+        }
+        long length = body.contentLength();
+        if (body == BodyPublisher.none()) {
+            if (BODY_METHODS.contains(request.method())) {
+                headers.add("content-length", "0");
+            }
+        } else if (length >= 0) {
+            headers.add("content-length", Long.toString(length));
+        }
+        Http2RequestHead head = new Http2RequestHead(request.method(), request.origin().scheme(),
+                request.origin().authority(), request.target(), headers.build());
+        List<String> fields = Http2Fields.request(head);
+        for (String text : fields) {
+            for (int i = 0; i < text.length(); i++) {
+                if (text.charAt(i) > 0xff) {
+                    throw new IllegalArgumentException("header text beyond Latin-1 cannot be sent: " + text);
+                }
+            }
+        }
+        return fields;
+    }
+
+    void bodyBytesQueued(int n) {
+        bodyBytesSent += n;
+    }
+
+    /** Waits until the frame with END_STREAM left (or the stream ended otherwise). */
+    private void awaitEndWritten() throws IOException {
+        connection.lock.lock();
+        try {
+            while (!stream.endWritten && stream.failure == null && !stream.isClosed()) {
+                await(Deadline.NONE, null);
+            }
+            if (stream.failure != null) {
+                throw failure();
+            }
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private Http2ResponseHead awaitHead(long writeStart) throws IOException {
+        Duration headerTimeout = settings.responseHeaderTimeout();
+        long headDeadline = headerTimeout == null ? Deadline.NONE
+                : Deadline.after(clock.getAsLong(), headerTimeout.toNanos());
+        connection.lock.lock();
+        try {
+            while (true) {
+                if (!responseStarted && (stream.head != null || stream.interimHeads > 0)) {
+                    responseStarted = true;
+                    firstByte(writeStart);
+                }
+                if (stream.head != null) {
+                    streamId = stream.id;
+                    return stream.head;
+                }
+                if (stream.failure != null) {
+                    throw failure();
+                }
+                if (stream.isClosed()) {
+                    throw new IOException("stream closed without a response");
+                }
+                await(headDeadline, HttpTimeoutException.Kind.RESPONSE_HEADERS);
+            }
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    /**
+     * One wait on the stream's condition (lock held), bounded by {@code deadline} and the read timeout. Expiry or an
+     * interrupt resets the stream and throws.
+     */
+    void await(long deadline, HttpTimeoutException.Kind kind) throws IOException {
+        long readNanos = settings.readTimeout() == null ? Deadline.NONE : settings.readTimeout().toNanos();
+        long now = clock.getAsLong();
+        long wait = Math.min(readNanos, deadline == Deadline.NONE ? Deadline.NONE : deadline - now);
+        try {
+            if (wait == Deadline.NONE) {
+                stream.changed.await();
+                return;
+            }
+            if (wait > 0 && stream.changed.awaitNanos(wait) > 0) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
+            connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+            Thread.currentThread().interrupt();
+            throw interrupted;
+        }
+        if (wait == readNanos && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
+            HttpTimeoutException timeout = new HttpTimeoutException(HttpTimeoutException.Kind.READ,
+                    "no response byte for " + settings.readTimeout().toMillis() + " ms");
+            connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
+            throw timeout;
+        }
+        if (clock.getAsLong() >= deadline) {
+            HttpTimeoutException timeout = new HttpTimeoutException(kind, "response headers did not arrive in time");
+            connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
+            throw timeout;
+        }
+    }
+
+    /** The stream's failure as the caller should see it: the abort reason when the call timed out. */
+    private IOException failure() {
+        IOException reason = abortReason;
+        return reason != null ? reason : stream.failure;
+    }
+
+    private void firstByte(long writeStart) {
+        trace.gotFirstResponseByte();
+        long now = clock.getAsLong();
+        if (lease.freshFromDial()) {
+            lease.costs().recordFreshFirstByte(now - lease.dialStartNanos());
+        } else if (lease.reused()) {
+            lease.costs().recordReusedFirstByte(now - writeStart);
+        }
+    }
+
+    @Override
+    public ResponseBody openBody(ResponseStart head, Runnable onSettled) {
+        Http2Body body = new Http2Body(lease, connection, stream, this, trace, context.stats(), onSettled);
+        return new ResponseBody(body);
+    }
+
+    @Override
+    public boolean responseStarted() {
+        return responseStarted;
+    }
+
+    /** Resets the stream (if still open) and gives the lease back; the connection stays for the others. */
+    @Override
+    public void fail(IOException cause) {
+        connection.lock.lock();
+        try {
+            connection.resetLocked(stream, Http2ErrorCode.CANCEL, cause);
+        } finally {
+            connection.lock.unlock();
+        }
+        if (!lease.isReleased()) {
+            lease.release(connection.isHealthy());
+        }
+    }
+
+    /**
+     * The call timed out: reset this stream and wake its waiting thread. A thread waiting for flow-control credit is
+     * told that the server stopped reading.
+     */
+    @Override
+    public void abort(IOException reason) {
+        connection.lock.lock();
+        try {
+            if (abortReason == null) {
+                abortReason = reason;
+            }
+            if (stream.isClosed() && stream.remoteEnd) {
+                return; // answered in full: nothing to stop
+            }
+            connection.resetLocked(stream, Http2ErrorCode.CANCEL, reason);
+            stream.changed.signalAll();
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    /** Called by the body stream when the abort came while it waited for send credit. */
+    void abortedWhileSending(long waitedForCreditSince) {
+        IOException reason = abortReason;
+        if (reason instanceof HttpTimeoutException timeout) {
+            long waited = (clock.getAsLong() - waitedForCreditSince) / 1_000_000;
+            abortReason = new HttpTimeoutException(timeout.kind(), "call timed out while sending the request body ("
+                    + bodyBytesSent + " bytes sent): the server granted no flow-control window for " + waited
+                    + " ms; it is not reading the request");
+        }
+    }
+
+    @Override
+    public IOException abortReason() {
+        return abortReason;
+    }
+
+    @Override
+    public boolean unprocessed() {
+        connection.lock.lock();
+        try {
+            return stream.unprocessed && !responseStarted;
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    Http2Stream stream() {
+        return stream;
+    }
+}

@@ -1,0 +1,533 @@
+package dev.shuttle.client.http2;
+
+import dev.shuttle.client.ResponseLimits;
+import dev.shuttle.transport.ReadinessWatcher;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.hpack.HpackDecoder;
+import dev.shuttle.wire.http2.DataFrame;
+import dev.shuttle.wire.http2.GoAwayFrame;
+import dev.shuttle.wire.http2.HeaderBlockAssembler;
+import dev.shuttle.wire.http2.HeadersFrame;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Exception;
+import dev.shuttle.wire.http2.Http2FieldCollector;
+import dev.shuttle.wire.http2.Http2Frame;
+import dev.shuttle.wire.http2.Http2FrameReader;
+import dev.shuttle.wire.http2.Http2ResponseHead;
+import dev.shuttle.wire.http2.Http2Settings;
+import dev.shuttle.wire.http2.PingFrame;
+import dev.shuttle.wire.http2.PushPromiseFrame;
+import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.http2.SettingsFrame;
+import dev.shuttle.wire.http2.WindowUpdateFrame;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+
+/**
+ * The read side of an {@link Http2Connection}: reads frames and delivers them to streams, answers SETTINGS and PING,
+ * applies WINDOW_UPDATE and GOAWAY. {@link #run} is the body of the connection's reader thread, which exists only
+ * while the connection has work; everything here is owned by that thread (one at a time: the connection starts a
+ * reader only when none runs). Stream state is changed under the connection's lock.
+ *
+ * <p>Buffers: a pooled 17 KiB read buffer while running (a whole frame of the default maximum size fits); when it
+ * stops, a partial frame is kept in {@link #carry}, an array of its exact size, and the buffer goes back, as the
+ * TLS layer does with a partial record.
+ */
+final class Http2Reader {
+    private final Http2Connection connection;
+    private final Http2FrameReader frames;
+    private final HeaderBlockAssembler blocks;
+    private final HpackDecoder decoder;
+    private final ResponseLimits limits;
+
+    /** Reader thread only. Null while stopped. */
+    private ByteBuffer buffer;
+    /** A partial frame kept while stopped, or null. */
+    private byte[] carry;
+    /** The server's first frame (its SETTINGS) arrived. */
+    private boolean prefaceSeen;
+    /** A PING of ours waits for its ACK. */
+    private boolean pingOutstanding;
+    private long pingPayload;
+
+    Http2Reader(Http2Connection connection) {
+        this.connection = connection;
+        this.frames = new Http2FrameReader(connection.options.limits().maxFrameSize());
+        this.blocks = new HeaderBlockAssembler(connection.options.limits());
+        this.decoder = new HpackDecoder(connection.options.limits());
+        this.limits = connection.options.responseLimits();
+    }
+
+    /** The reader thread's body: {@code wake} is why it starts (null: a stream opened, or the connection is new). */
+    void run(ReadinessWatcher.Wake wake) {
+        take();
+        boolean stopped = false;
+        try {
+            if (wake == ReadinessWatcher.Wake.DEADLINE) {
+                ping();
+            } else if (wake == ReadinessWatcher.Wake.READABLE) {
+                fillNow(); // what woke us, read before anything decides to park again (readiness is level-triggered)
+            }
+            loop();
+            // Stopped: the buffers went back before the connection learned it, so a reader started right after
+            // may own them (and this object) already; this thread must not touch them again.
+            stopped = true;
+        } catch (Http2Exception e) {
+            connection.readerFailed(e, e.error());
+        } catch (EOFException e) {
+            connection.readerFailed(e, null);
+        } catch (IOException e) {
+            connection.readerFailed(new IOException("reading from " + connection.origin() + " failed: "
+                    + e.getMessage(), e), null);
+        } catch (RuntimeException e) {
+            connection.readerFailed(new IOException("HTTP/2 reader failed", e), Http2ErrorCode.INTERNAL_ERROR);
+        } finally {
+            if (!stopped) {
+                give(); // failed: the connection is closed, no other reader can start
+            }
+        }
+    }
+
+    private void loop() throws IOException {
+        while (true) {
+            Http2Frame frame;
+            try {
+                frame = frames.read(buffer);
+            } catch (Http2Exception e) {
+                if (e.isConnectionError()) {
+                    throw e;
+                }
+                streamError(e.streamId(), e.error(), e.getMessage());
+                continue;
+            }
+            if (frame != null) {
+                Http2Frame whole = blocks.accept(frame);
+                if (whole != null) {
+                    handle(whole);
+                }
+                continue;
+            }
+            if (mayStop()) {
+                return;
+            }
+            fill();
+        }
+    }
+
+    /** Reads more bytes, waiting at most until a PING is due (or its ACK overdue). */
+    private void fill() throws IOException {
+        long timeout = pingOutstanding ? connection.options.pingTimeoutMillis()
+                : connection.options.pingIntervalMillis();
+        buffer.compact();
+        int n;
+        try {
+            n = connection.transport.read(buffer, (int) Math.min(Integer.MAX_VALUE, timeout));
+        } catch (SocketTimeoutException e) {
+            if (pingOutstanding) {
+                throw new IOException("the server did not answer a PING within " + timeout + " ms");
+            }
+            ping();
+            return;
+        } finally {
+            buffer.flip();
+            connection.lock.lock();
+            try {
+                connection.readerBlockedLocked(false);
+            } finally {
+                connection.lock.unlock();
+            }
+        }
+        if (n < 0) {
+            throw new EOFException("the server closed the HTTP/2 connection");
+        }
+    }
+
+    /**
+     * One read without waiting: readiness may have been a TLS record without application bytes, and a blocking read
+     * would then hold this thread on an idle connection.
+     */
+    private void fillNow() throws IOException {
+        buffer.compact();
+        int n;
+        try {
+            n = connection.transport.readNow(buffer);
+        } finally {
+            buffer.flip();
+        }
+        if (n < 0) {
+            throw new EOFException("the server closed the HTTP/2 connection");
+        }
+    }
+
+    /**
+     * Stops when nothing is open or half-read: saves a partial frame, gives the buffers back and lets the connection
+     * park. Returns false (buffers taken again) when a stream opened meanwhile.
+     */
+    private boolean mayStop() {
+        connection.lock.lock();
+        try {
+            if (!connection.quietLocked() || pingOutstanding || blocks.inProgress() || !prefaceSeen
+                    || connection.transport.hasBufferedInput()) {
+                // Read on. Marked under the lock that closes streams, so a reset of the last stream sees it and
+                // wakes this read with a PING (see Http2Connection.closeLocked).
+                connection.readerBlockedLocked(true);
+                return false;
+            }
+        } finally {
+            connection.lock.unlock();
+        }
+        give();
+        connection.transport.releaseBuffers();
+        if (connection.readerStopping()) {
+            return true;
+        }
+        take();
+        return false;
+    }
+
+    private void take() {
+        buffer = connection.buffers.acquireEmpty();
+        if (carry != null) {
+            buffer.clear();
+            buffer.put(carry).flip();
+            carry = null;
+        }
+    }
+
+    private void give() {
+        if (buffer != null) {
+            if (buffer.hasRemaining()) {
+                carry = new byte[buffer.remaining()];
+                buffer.get(carry);
+            }
+            connection.buffers.release(buffer);
+            buffer = null;
+        }
+    }
+
+    private void ping() {
+        pingOutstanding = true;
+        pingPayload = connection.clock.getAsLong();
+        connection.lock.lock();
+        try {
+            connection.writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(pingPayload, false), false));
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private void handle(Http2Frame frame) throws IOException {
+        if (!prefaceSeen) {
+            if (!(frame instanceof SettingsFrame settings) || settings.ack()) {
+                throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                        "the server's first frame must be SETTINGS, got type " + frame.type());
+            }
+            prefaceSeen = true;
+        }
+        pingOutstanding &= !(frame instanceof PingFrame ping && ping.ack() && ping.opaqueData() == pingPayload);
+        switch (frame) {
+            case DataFrame data -> onData(data);
+            case HeadersFrame headers -> onHeaders(headers);
+            case RstStreamFrame reset -> onReset(reset);
+            case SettingsFrame settings -> onSettings(settings);
+            case PingFrame ping -> onPing(ping);
+            case GoAwayFrame goAway -> connection.goAway(goAway.lastStreamId(), new IOException(
+                    "server sent GOAWAY (" + goAway.error() + ") before processing this request"
+                            + (goAway.debugText().isEmpty() ? "" : ": " + goAway.debugText())));
+            case WindowUpdateFrame update -> onWindowUpdate(update);
+            case PushPromiseFrame push -> throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                    "PUSH_PROMISE on stream " + push.streamId() + ", but push is disabled");
+            default -> {
+                // PRIORITY and unknown frame types are ignored (RFC 9113 sections 5.3.2 and 5.5)
+            }
+        }
+    }
+
+    private void onData(DataFrame frame) throws IOException {
+        int length = frame.flowControlledLength();
+        connection.lock.lock();
+        try {
+            connection.receiveWindow.receive(length);
+            Http2Stream stream = connection.streamLocked(frame.streamId());
+            if (stream == null) {
+                if (!connection.wasOpenedLocked(frame.streamId())) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "DATA on stream " + frame.streamId() + ", which was never opened");
+                }
+                connection.consumedLocked(null, length); // a stream we reset: the credit comes straight back
+                return;
+            }
+            if (stream.head == null || stream.remoteEnd) {
+                connection.consumedLocked(null, length);
+                streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR,
+                        stream.head == null ? "DATA before the response head" : "DATA after END_STREAM");
+                return;
+            }
+            try {
+                stream.receiveWindow.receive(length);
+            } catch (Http2Exception e) {
+                connection.consumedLocked(null, length);
+                streamErrorLocked(stream, e.error(), e.getMessage());
+                return;
+            }
+            ByteBuffer data = frame.data();
+            int n = data.remaining();
+            if (n > 0) {
+                byte[] copy = new byte[n];
+                data.get(copy);
+                stream.inbound.add(copy);
+                stream.buffered += n;
+                stream.received += n;
+            }
+            if (length > n) {
+                connection.consumedLocked(stream, length - n); // padding is consumed on arrival
+            }
+            if (stream.declaredLength >= 0 && stream.received > stream.declaredLength) {
+                streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR, "body longer than its content-length "
+                        + stream.declaredLength);
+                return;
+            }
+            if (frame.endStream()) {
+                endLocked(stream);
+            }
+            stream.changed.signalAll();
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private void onHeaders(HeadersFrame frame) throws IOException {
+        int streamId = frame.streamId();
+        Http2Stream stream;
+        boolean trailers;
+        connection.lock.lock();
+        try {
+            stream = connection.streamLocked(streamId);
+            if (stream == null && !connection.wasOpenedLocked(streamId)) {
+                throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                        "HEADERS on stream " + streamId + ", which was never opened");
+            }
+            trailers = stream != null && stream.head != null;
+        } finally {
+            connection.lock.unlock();
+        }
+        // Decoded even for a stream we reset: the HPACK table must follow every block.
+        Http2FieldCollector fields = trailers ? Http2FieldCollector.forTrailers(streamId)
+                : Http2FieldCollector.forResponse(streamId);
+        boolean fits = decoder.decode(frame.fragment(), fields::field);
+        if (stream == null) {
+            return;
+        }
+        connection.lock.lock();
+        try {
+            if (stream.isClosed()) {
+                return;
+            }
+            if (!fits) {
+                streamErrorLocked(stream, Http2ErrorCode.CANCEL, (trailers ? "trailers" : "response head")
+                        + " larger than the limit of " + limits.maxHeaderBytes() + " bytes");
+                return;
+            }
+            if (trailers) {
+                if (!frame.endStream()) {
+                    streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR, "trailers without END_STREAM");
+                    return;
+                }
+                Headers fieldsOut = fields.trailers();
+                if (listSize(fieldsOut) > limits.maxTrailerBytes()) {
+                    streamErrorLocked(stream, Http2ErrorCode.CANCEL, "trailers larger than the limit of "
+                            + limits.maxTrailerBytes() + " bytes");
+                    return;
+                }
+                stream.trailers = fieldsOut;
+                endLocked(stream);
+            } else {
+                Http2ResponseHead head = fields.response();
+                if (head.headers().size() > limits.maxHeaderCount()) {
+                    streamErrorLocked(stream, Http2ErrorCode.CANCEL, "response head with more than "
+                            + limits.maxHeaderCount() + " fields");
+                    return;
+                }
+                if (head.isInterim()) {
+                    stream.interimHeads++;
+                    if (frame.endStream()) {
+                        streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR, "interim response ends the stream");
+                    }
+                } else {
+                    stream.head = head;
+                    stream.declaredLength = declaredLength(head, stream.noBody);
+                    if (frame.endStream()) {
+                        endLocked(stream);
+                    }
+                }
+            }
+            stream.changed.signalAll();
+        } catch (Http2Exception e) {
+            streamErrorLocked(stream, e.error(), e.getMessage()); // a malformed head: this stream only
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    /** The content-length the body must match, or -1 (none, or a response that has no body whatever it says). */
+    private static long declaredLength(Http2ResponseHead head, boolean noBody) throws Http2Exception {
+        String value = head.headers().first("content-length");
+        if (value == null || noBody || head.status() == 204 || head.status() == 304) {
+            return -1;
+        }
+        try {
+            long length = Long.parseLong(value.trim());
+            if (length >= 0) {
+                return length;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw Http2Exception.streamError(1, Http2ErrorCode.PROTOCOL_ERROR, "invalid content-length " + value);
+    }
+
+    private static long listSize(Headers headers) {
+        long size = 0;
+        for (int i = 0; i < headers.size(); i++) {
+            size += headers.name(i).length() + headers.value(i).length() + 32;
+        }
+        return size;
+    }
+
+    /** END_STREAM arrived on {@code stream}. */
+    private void endLocked(Http2Stream stream) {
+        if (stream.declaredLength >= 0 && stream.received != stream.declaredLength) {
+            streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR, "body of " + stream.received
+                    + " bytes, but content-length " + stream.declaredLength);
+            return;
+        }
+        connection.remoteEndLocked(stream);
+        if (!stream.localEnd) {
+            // The server answered before reading the whole request: stop sending it (RFC 9113 section 8.1).
+            connection.stopSendingLocked(stream, true);
+        } else {
+            connection.closeIfDoneLocked(stream);
+        }
+        stream.changed.signalAll();
+    }
+
+    private void onReset(RstStreamFrame frame) throws IOException {
+        connection.lock.lock();
+        try {
+            Http2Stream stream = connection.streamLocked(frame.streamId());
+            if (stream == null) {
+                if (!connection.wasOpenedLocked(frame.streamId())) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "RST_STREAM on stream " + frame.streamId() + ", which was never opened");
+                }
+                return;
+            }
+            Http2ErrorCode error = frame.error();
+            if (stream.remoteEnd && error == Http2ErrorCode.NO_ERROR) {
+                connection.stopSendingLocked(stream, false); // response complete; it just stops our sending
+                return;
+            }
+            boolean refused = error == Http2ErrorCode.REFUSED_STREAM;
+            connection.failStreamLocked(stream, new IOException("server reset the stream ("
+                    + Http2ErrorCode.describe(frame.errorCode()) + ")"
+                    + (refused ? ": refused before processing the request" : "")), refused);
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private void onSettings(SettingsFrame frame) throws IOException {
+        if (frame.ack()) {
+            return; // our settings need nothing on acknowledgement: we never lower a limit later
+        }
+        long maxStreams;
+        boolean streamsChanged;
+        connection.lock.lock();
+        try {
+            for (SettingsFrame.Setting setting : frame.settings()) {
+                if (setting.id() == Http2Settings.ENABLE_PUSH && setting.value() != 0) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "a server must not enable push");
+                }
+            }
+            Http2Settings before = connection.peerSettings;
+            Http2Settings after = before.apply(frame);
+            connection.peerSettings = after;
+            if (after.initialWindowSize() != before.initialWindowSize()) {
+                for (Http2Stream stream : connection.streamsLocked()) {
+                    stream.sendWindow.adjustInitialSize(before.initialWindowSize(), after.initialWindowSize());
+                    stream.changed.signalAll();
+                }
+            }
+            if (after.headerTableSize() != before.headerTableSize()) {
+                connection.writer.enqueueLocked(new Http2Writer.TableSizeOut(after.headerTableSize()));
+            }
+            connection.writer.enqueueLocked(new Http2Writer.ControlOut(SettingsFrame.ACK, false));
+            maxStreams = after.maxConcurrentStreams();
+            streamsChanged = maxStreams != before.maxConcurrentStreams() || before == Http2Settings.DEFAULTS;
+        } finally {
+            connection.lock.unlock();
+        }
+        if (streamsChanged) {
+            connection.capacityChanged(maxStreams == Http2Settings.UNLIMITED
+                    ? Integer.MAX_VALUE : maxStreams);
+        }
+    }
+
+    private void onPing(PingFrame frame) {
+        if (frame.ack()) {
+            return;
+        }
+        connection.lock.lock();
+        try {
+            connection.writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(frame.opaqueData(), true),
+                    false));
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private void onWindowUpdate(WindowUpdateFrame frame) throws IOException {
+        connection.lock.lock();
+        try {
+            if (frame.streamId() == 0) {
+                connection.sendWindow.increase(frame.increment());
+                for (Http2Stream stream : connection.streamsLocked()) {
+                    stream.changed.signalAll();
+                }
+                return;
+            }
+            Http2Stream stream = connection.streamLocked(frame.streamId());
+            if (stream == null) {
+                return; // closed meanwhile
+            }
+            try {
+                stream.sendWindow.increase(frame.increment());
+            } catch (Http2Exception e) {
+                streamErrorLocked(stream, e.error(), e.getMessage());
+                return;
+            }
+            stream.changed.signalAll();
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private void streamError(int streamId, Http2ErrorCode error, String message) {
+        connection.lock.lock();
+        try {
+            Http2Stream stream = connection.streamLocked(streamId);
+            if (stream != null) {
+                streamErrorLocked(stream, error, message);
+            }
+        } finally {
+            connection.lock.unlock();
+        }
+    }
+
+    private void streamErrorLocked(Http2Stream stream, Http2ErrorCode error, String message) {
+        connection.resetLocked(stream, error, new IOException("HTTP/2 stream " + stream.id + " failed: " + message));
+    }
+}

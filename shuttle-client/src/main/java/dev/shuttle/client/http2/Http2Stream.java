@@ -1,0 +1,109 @@
+package dev.shuttle.client.http2;
+
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.http2.Http2ResponseHead;
+import dev.shuttle.wire.http2.Http2Window;
+import dev.shuttle.wire.http2.WindowUpdatePolicy;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * One request's stream: what the reader delivered (heads, body bytes, trailers, the end, a reset) and what the
+ * caller may send (its send window). Plain state: <b>every field is guarded by the connection's lock</b>, and
+ * {@link #changed} (a condition of that lock) is signalled whenever something the caller waits for happens.
+ *
+ * <p>Lifecycle, from our side (RFC 9113 section 5.1, as a client sees it):
+ * <pre>
+ *   QUEUED --writer assigns an id and writes HEADERS--> OPEN
+ *   OPEN --END_STREAM sent and received, or RST_STREAM either way--> CLOSED (removed from the connection's map)
+ *   QUEUED --reset before its HEADERS left--> CLOSED, never sent (so never processed: safe to retry)
+ * </pre>
+ * A closed stream may still hold received body bytes: the body reads them from here after the connection forgot it.
+ */
+final class Http2Stream {
+    enum State { QUEUED, OPEN, CLOSED }
+
+    final Condition changed;
+    State state = State.QUEUED;
+    /** 0 until the writer assigns one, just before writing HEADERS. */
+    int id;
+
+    /** The final head, once it arrived. */
+    Http2ResponseHead head;
+    /** Interim (1xx) heads seen: the first byte of the response arrived even without a final head. */
+    int interimHeads;
+    /** Received body bytes not yet read, oldest first; each array is owned by this queue. */
+    final ArrayDeque<byte[]> inbound = new ArrayDeque<>(2);
+    /** Offset of the first unread byte in {@code inbound.peekFirst()}. */
+    int inboundOffset;
+    /** Bytes in {@code inbound} not yet read. */
+    long buffered;
+    /** Body bytes received in all. */
+    long received;
+    /** END_STREAM arrived (after the head, body and trailers). */
+    boolean remoteEnd;
+    /** The head's content-length the body must match, or -1. */
+    long declaredLength = -1;
+    /** A HEAD request: the response has no body whatever its head says. */
+    boolean noBody;
+    /** Trailer fields, or EMPTY. */
+    Headers trailers = Headers.EMPTY;
+
+    /** The frame with END_STREAM was handed to the socket by the writer. */
+    boolean endWritten;
+    /** We sent (or queued) END_STREAM. */
+    boolean localEnd;
+
+    /** Why the stream ended abnormally (peer reset, connection failure, our abort), or null. */
+    IOException failure;
+    /** The failure says the server never processed the request (REFUSED_STREAM, GOAWAY above it, never sent). */
+    boolean unprocessed;
+
+    /** Our send window on this stream; the peer's WINDOW_UPDATEs and SETTINGS change it. */
+    Http2Window sendWindow;
+    /** Our receive window, and when to hand its credit back. */
+    Http2Window receiveWindow;
+    WindowUpdatePolicy receivePolicy;
+
+    Http2Stream(Condition changed) {
+        this.changed = changed;
+    }
+
+    boolean isClosed() {
+        return state == State.CLOSED;
+    }
+
+    /** Copies up to {@code len} unread bytes into {@code b}; returns how many (0 when none are buffered). */
+    int take(byte[] b, int off, int len) {
+        int copied = 0;
+        while (copied < len && !inbound.isEmpty()) {
+            byte[] chunk = inbound.peekFirst();
+            int n = Math.min(len - copied, chunk.length - inboundOffset);
+            System.arraycopy(chunk, inboundOffset, b, off + copied, n);
+            copied += n;
+            inboundOffset += n;
+            if (inboundOffset == chunk.length) {
+                inbound.pollFirst();
+                inboundOffset = 0;
+            }
+        }
+        buffered -= copied;
+        return copied;
+    }
+
+    /** Drops every unread byte; returns how many there were. */
+    long discard() {
+        long dropped = buffered;
+        inbound.clear();
+        inboundOffset = 0;
+        buffered = 0;
+        return dropped;
+    }
+
+    @Override
+    public String toString() {
+        return "Http2Stream[" + id + " " + state + (remoteEnd ? " remote-end" : "") + (localEnd ? " local-end" : "")
+                + (failure != null ? " failed" : "") + "]";
+    }
+}

@@ -1,0 +1,269 @@
+package dev.shuttle.client.http2;
+
+import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.Transport;
+import dev.shuttle.wire.hpack.HpackEncoder;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Frame;
+import dev.shuttle.wire.http2.Http2FrameWriter;
+import dev.shuttle.wire.http2.RstStreamFrame;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The one thread that writes a connection's socket. Callers and the reader only queue frames ({@link #enqueue});
+ * a virtual thread started on demand writes them in order, batching small frames into one socket write, and ends
+ * as soon as the queue is empty, so an idle connection has no writer thread.
+ *
+ * <p>Why a thread of its own rather than the callers writing under a lock: a caller's thread can be interrupted, and
+ * an interrupt during blocking channel I/O closes the channel, which on HTTP/2 would cost every stream of the
+ * connection. Callers only ever wait on conditions, which an interrupt ends without touching the socket; this thread
+ * is never interrupted. It also keeps the HPACK encoder and stream-id order trivially right: stream ids are assigned
+ * and field blocks encoded here, in the order HEADERS leave.
+ *
+ * <p>Queue and flags are guarded by the connection's lock; the encoder and the write buffer are owned by the writer
+ * thread. Body bytes wait here only after their flow-control credit was taken, and at most {@link #MAX_QUEUED_DATA}
+ * bytes of them per connection (callers wait for room), so a peer that stops reading holds back the callers, not
+ * memory.
+ */
+final class Http2Writer {
+    /** Queued DATA bytes per connection before writers wait: four full frames. */
+    static final int MAX_QUEUED_DATA = 4 * 16_384;
+
+    /** What can be queued. */
+    sealed interface Outbound {
+    }
+
+    /** A request's field block; the stream gets its id when this is written. */
+    record HeadersOut(Http2Stream stream, List<String> fields, boolean endStream) implements Outbound {
+    }
+
+    /** Body bytes of a stream, in a pooled buffer (read mode) given back once written. */
+    record DataOut(Http2Stream stream, ByteBuffer payload, boolean endStream) implements Outbound {
+    }
+
+    /** A frame about the connection or an open stream (SETTINGS ACK, PING, WINDOW_UPDATE, GOAWAY). */
+    record ControlOut(Http2Frame frame, boolean closeAfter) implements Outbound {
+    }
+
+    /** RST_STREAM for a stream, skipped when its HEADERS never left (it has no id then). */
+    record ResetOut(Http2Stream stream, Http2ErrorCode error) implements Outbound {
+    }
+
+    /** The peer's new HPACK table limit, applied by the encoder before the SETTINGS ACK that follows it. */
+    record TableSizeOut(long headerTableSize) implements Outbound {
+    }
+
+    private final Http2Connection connection;
+    private final ReentrantLock lock;
+    private final Transport transport;
+    private final BufferPool buffers;
+    /** Writer thread only. */
+    private final HpackEncoder encoder = new HpackEncoder();
+
+    /** Guarded by lock. */
+    private final ArrayDeque<Outbound> queue = new ArrayDeque<>();
+    /** Guarded by lock: DATA bytes queued. */
+    private int queuedData;
+    /** Guarded by lock: signalled when queued DATA was written (room for more). */
+    private final Condition room;
+    /** Guarded by lock: whether the writer thread exists. */
+    private boolean running;
+
+    Http2Writer(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
+        this.connection = connection;
+        this.lock = lock;
+        this.transport = transport;
+        this.buffers = buffers;
+        this.room = lock.newCondition();
+    }
+
+    /** Queues {@code item} and starts the writer thread if none runs. Never blocks. */
+    void enqueueLocked(Outbound item) {
+        assert lock.isHeldByCurrentThread();
+        queue.add(item);
+        if (item instanceof DataOut data) {
+            queuedData += data.payload().remaining();
+        }
+        if (!running) {
+            running = true;
+            Thread.ofVirtual().name("shuttle-h2-writer-" + connection.id()).start(this::run);
+        }
+    }
+
+    /** Waits (interruptibly) until DATA may be queued; the caller holds the lock. */
+    void awaitRoomLocked() throws InterruptedException {
+        assert lock.isHeldByCurrentThread();
+        while (queuedData >= MAX_QUEUED_DATA && running) {
+            room.await();
+        }
+    }
+
+    boolean isRunningLocked() {
+        return running;
+    }
+
+    /** The writer thread: drains the queue, then ends (and lets the connection park if nothing else runs). */
+    private void run() {
+        ByteBuffer out = buffers.acquire();
+        List<Http2Stream> ended = new ArrayList<>();
+        boolean closeAfter = false;
+        try {
+            while (true) {
+                Outbound item;
+                int maxFrameSize;
+                lock.lock();
+                try {
+                    item = queue.poll();
+                    if (item == null && out.position() == 0) {
+                        running = false;
+                        connection.writerStoppedLocked();
+                        return;
+                    }
+                    if (item instanceof HeadersOut headers && !connection.assignIdLocked(headers.stream())) {
+                        continue; // reset before it left, or the connection stopped taking streams
+                    }
+                    maxFrameSize = connection.peerMaxFrameSizeLocked();
+                } finally {
+                    lock.unlock();
+                }
+                if (item == null) {
+                    flush(out, ended);
+                    continue;
+                }
+                out = encode(item, out, maxFrameSize, ended);
+                if (item instanceof ControlOut control && control.closeAfter()) {
+                    closeAfter = true;
+                }
+                if (closeAfter) {
+                    flush(out, ended); // the GOAWAY, then the end
+                    transport.close();
+                    stop();
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            transport.close();
+            connection.failed(new IOException("writing to " + connection.origin() + " failed: " + e.getMessage(), e));
+            stop();
+        } finally {
+            buffers.release(out);
+        }
+    }
+
+    /** The connection is done: drop what is still queued and wake callers waiting for room. */
+    private void stop() {
+        lock.lock();
+        try {
+            running = false;
+            for (Outbound item : queue) {
+                if (item instanceof DataOut data) {
+                    buffers.release(data.payload());
+                }
+            }
+            queue.clear();
+            queuedData = 0;
+            room.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Adds {@code item}'s frames to {@code out}, flushing first when they do not fit; returns the buffer used. */
+    private ByteBuffer encode(Outbound item, ByteBuffer out, int maxFrameSize, List<Http2Stream> ended)
+            throws IOException {
+        switch (item) {
+            case HeadersOut headers -> {
+                int blockBound = HpackEncoder.maxEncodedLength(headers.fields());
+                ByteBuffer block = ByteBuffer.allocate(blockBound);
+                encoder.encode(headers.fields(), block);
+                block.flip();
+                int length = Http2FrameWriter.headerBlockLength(block.remaining(), maxFrameSize);
+                if (length > out.capacity()) {
+                    flush(out, ended);
+                    ByteBuffer large = ByteBuffer.allocate(length);
+                    Http2FrameWriter.writeHeaderBlock(large, headers.stream().id, block, headers.endStream(),
+                            maxFrameSize);
+                    write(large);
+                } else {
+                    ensureRoom(out, length, ended);
+                    Http2FrameWriter.writeHeaderBlock(out, headers.stream().id, block, headers.endStream(),
+                            maxFrameSize);
+                }
+                if (headers.endStream()) {
+                    ended.add(headers.stream());
+                }
+            }
+            case DataOut data -> {
+                int length = data.payload().remaining();
+                boolean send;
+                lock.lock();
+                try {
+                    queuedData -= length;
+                    room.signalAll();
+                    send = connection.dataStillWantedLocked(data.stream(), length);
+                } finally {
+                    lock.unlock();
+                }
+                if (send) {
+                    ensureRoom(out, Http2Frame.HEADER_LENGTH + length, ended);
+                    Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA,
+                            data.endStream() ? Http2Frame.FLAG_END_STREAM : 0, data.stream().id);
+                    out.put(data.payload());
+                    if (data.endStream()) {
+                        ended.add(data.stream());
+                    }
+                }
+                buffers.release(data.payload());
+            }
+            case ResetOut reset -> {
+                int id;
+                lock.lock();
+                try {
+                    id = reset.stream().id;
+                } finally {
+                    lock.unlock();
+                }
+                if (id != 0) {
+                    RstStreamFrame frame = new RstStreamFrame(id, reset.error());
+                    ensureRoom(out, Http2FrameWriter.encodedLength(frame), ended);
+                    Http2FrameWriter.write(out, frame);
+                }
+            }
+            case ControlOut control -> {
+                ensureRoom(out, Http2FrameWriter.encodedLength(control.frame()), ended);
+                Http2FrameWriter.write(out, control.frame());
+            }
+            case TableSizeOut size -> encoder.peerMaxTableSize(size.headerTableSize());
+        }
+        return out;
+    }
+
+    private void ensureRoom(ByteBuffer out, int length, List<Http2Stream> ended) throws IOException {
+        if (out.remaining() < length) {
+            flush(out, ended);
+        }
+    }
+
+    /** Writes what {@code out} holds, then tells the streams whose END_STREAM left. */
+    private void flush(ByteBuffer out, List<Http2Stream> ended) throws IOException {
+        if (out.position() > 0) {
+            out.flip();
+            write(out);
+            out.clear();
+        }
+        if (!ended.isEmpty()) {
+            connection.endsWritten(ended);
+            ended.clear();
+        }
+    }
+
+    private void write(ByteBuffer buffer) throws IOException {
+        transport.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+    }
+}

@@ -1,0 +1,269 @@
+package dev.shuttle.client.http2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shuttle.client.BodyPublisher;
+import dev.shuttle.client.ClientInternals;
+import dev.shuttle.client.DrainOutcome;
+import dev.shuttle.client.HttpClient;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Origin;
+import dev.shuttle.client.Request;
+import dev.shuttle.client.Response;
+import dev.shuttle.client.testing.Await;
+import dev.shuttle.client.testing.RecordingTrace;
+import dev.shuttle.client.testing.ScriptedH2Peer;
+import dev.shuttle.client.testing.ThreadDump;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http2.DataFrame;
+import dev.shuttle.wire.http2.GoAwayFrame;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.PingFrame;
+import dev.shuttle.wire.http2.RstStreamFrame;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * HTTP/2 faults staged frame by frame with a scripted peer (h2c, prior knowledge): GOAWAY between two streams,
+ * REFUSED_STREAM, an early close, a server that stops granting window, and an idle connection that parks, answers a
+ * PING while parked, and works again.
+ */
+class Http2FaultsTest {
+    private ScriptedH2Peer peer;
+    private RecordingTrace trace;
+    private HttpClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        peer = new ScriptedH2Peer();
+        trace = new RecordingTrace();
+        client = HttpClient.builder().http2PriorKnowledge(true).trace(trace).build();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        peer.close();
+    }
+
+    private Origin origin() {
+        return Origin.of(URI.create(peer.url("/")));
+    }
+
+    private static int available(Response response) {
+        try {
+            return response.body().available();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private Http2Connection onlyConnection() {
+        List<?> connections = ClientInternals.pool(client).multiplexedConnections(origin());
+        assertThat(connections).hasSize(1);
+        return (Http2Connection) connections.get(0);
+    }
+
+    @Test
+    void streamsAboveGoAwayAreRetriedOnANewConnectionWhileTheOthersFinish() throws Exception {
+        CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
+        ScriptedH2Peer.Conn conn1 = peer.accept();
+        ScriptedH2Peer.ReceivedRequest a = conn1.expectRequest();
+        // A POST: not idempotent, yet retried, because GOAWAY proves the server never processed it.
+        CompletableFuture<Response> second = client.sendAsync(Request.newBuilder(peer.url("/second"))
+                .POST(BodyPublisher.ofString("x")).build());
+        ScriptedH2Peer.ReceivedRequest b = conn1.expectRequest();
+        assertThat(b.streamId()).isGreaterThan(a.streamId());
+        conn1.send(new GoAwayFrame(a.streamId(), Http2ErrorCode.NO_ERROR, "going away"));
+        conn1.respond(a.streamId(), 200, "first");
+
+        ScriptedH2Peer.Conn conn2 = peer.accept();
+        ScriptedH2Peer.ReceivedRequest retried = conn2.expectRequest();
+        assertThat(retried.fields()).containsEntry(":path", "/second").containsEntry(":method", "POST");
+        assertThat(conn2.expectBody(retried.streamId())).isEqualTo(1);
+        conn2.respond(retried.streamId(), 201, "second");
+
+        try (Response r1 = first.get(5, TimeUnit.SECONDS); Response r2 = second.get(5, TimeUnit.SECONDS)) {
+            assertThat(r1.string()).isEqualTo("first");
+            assertThat(r2.status()).isEqualTo(201);
+            assertThat(r2.string()).isEqualTo("second");
+            assertThat(r1.connection().id()).isNotEqualTo(r2.connection().id());
+        }
+        assertThat(trace.retries.get()).isEqualTo(1);
+        assertThat(conn1.closedByClient()).as("the old connection closes after its last stream").isTrue();
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void refusedStreamIsRetriedOnTheSameConnection() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.newBuilder(peer.url("/refused"))
+                .POST(BodyPublisher.ofString("body")).build());
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest refused = conn.expectRequest();
+        conn.send(new RstStreamFrame(refused.streamId(), Http2ErrorCode.REFUSED_STREAM));
+        ScriptedH2Peer.ReceivedRequest again = conn.expectRequestAfterData();
+        while (true) { // the retried stream's body
+            DataFrame data = conn.expect(DataFrame.class);
+            if (data.streamId() == again.streamId() && data.endStream()) {
+                break;
+            }
+        }
+        conn.respond(again.streamId(), 200, "ok");
+        try (Response response = call.get(5, TimeUnit.SECONDS)) {
+            assertThat(response.string()).isEqualTo("ok");
+            assertThat(response.version()).isEqualTo(HttpVersion.HTTP_2);
+            assertThat(response.connection().protocol()).isEqualTo(HttpVersion.HTTP_2);
+        }
+        assertThat(again.streamId()).isGreaterThan(refused.streamId());
+        assertThat(trace.retries.get()).isEqualTo(1);
+        assertThat(peer.pendingConnections()).isZero();
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void closingAnUnreadBodyResetsItsStreamAndKeepsTheConnection() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/big")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "1000000"), false);
+        conn.sendData(request.streamId(), new byte[3 * 16_384], false);
+        Response response = call.get(5, TimeUnit.SECONDS);
+        Await.until("the three frames arrived", () -> available(response) == 3 * 16_384);
+        response.close();
+
+        RstStreamFrame reset = conn.expect(RstStreamFrame.class);
+        assertThat(reset.streamId()).isEqualTo(request.streamId());
+        assertThat(reset.error()).isEqualTo(Http2ErrorCode.CANCEL);
+        assertThat(trace.closed).singleElement().satisfies(closed -> {
+            assertThat(closed.outcome()).isEqualTo(DrainOutcome.RESET_STREAM);
+            assertThat(closed.bytesDiscarded()).isEqualTo(3 * 16_384);
+        });
+        assertThat(client.stats().drains(DrainOutcome.RESET_STREAM)).isEqualTo(1);
+
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
+        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        conn.respond(second.streamId(), 200, "same connection");
+        try (Response r = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("same connection");
+            assertThat(r.connection().reused()).isTrue();
+            assertThat(r.streamId()).isEqualTo(second.streamId()).isEqualTo(3);
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void closingTheLastUnreadBodyWakesTheBlockedReaderWithAPingAndTheConnectionParks() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/big")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "1000000"), false);
+        Response response = call.get(5, TimeUnit.SECONDS);
+        Http2Connection connection = onlyConnection();
+        response.close(); // the reader is blocked in a read for this stream's DATA, which will never come now
+
+        assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(request.streamId());
+        // The peer sends nothing more on its own: only the client's PING (answered by expect) lets the reader out.
+        PingFrame ping = conn.expect(PingFrame.class);
+        assertThat(ping.ack()).isFalse();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        assertThat(ThreadDump.named("shuttle-h2-reader-")).isEmpty();
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void aServerThatStopsReadingBlocksTheUploadUntilTheCallTimeoutResetsOnlyItsStream() throws Exception {
+        Request upload = Request.newBuilder(peer.url("/upload"))
+                .POST(BodyPublisher.ofBytes(new byte[1 << 20]))
+                .timeout(Duration.ofMillis(700))
+                .build();
+        CompletableFuture<Response> call = client.sendAsync(upload);
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        long received = 0;
+        while (received < 65_535) { // the default stream window, and no WINDOW_UPDATE from this peer
+            received += conn.expect(DataFrame.class).data().remaining();
+        }
+        assertThat(received).isEqualTo(65_535);
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(HttpTimeoutException.class)
+                .hasMessageContaining("granted no flow-control window")
+                .hasMessageContaining("65535 bytes sent");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        RstStreamFrame reset = conn.expect(RstStreamFrame.class);
+        assertThat(reset.streamId()).isEqualTo(request.streamId());
+
+        // The connection survived: a GET (no body, so no window needed) goes over it.
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/after")));
+        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        conn.respond(second.streamId(), 200, "alive");
+        try (Response r = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("alive");
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void anIdleConnectionParksWithoutThreadsAnswersAPingWhileParkedAndWorksAgain() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        conn.respond(request.streamId(), 200, "one");
+        try (Response r = call.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("one");
+        }
+        Http2Connection connection = onlyConnection();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED);
+        assertThat(connection.hasThreads()).isFalse();
+        assertThat(ThreadDump.named("shuttle-h2-reader-")).isEmpty();
+        assertThat(ThreadDump.named("shuttle-h2-writer-")).isEmpty();
+
+        conn.send(new PingFrame(42, false));
+        PingFrame ack = conn.expect(PingFrame.class);
+        assertThat(ack.ack()).isTrue();
+        assertThat(ack.opaqueData()).isEqualTo(42);
+        Await.until("parked again", () -> connection.ioState() == Http2Connection.Io.PARKED
+                && !connection.hasThreads());
+
+        CompletableFuture<Response> again = client.sendAsync(Request.get(peer.url("/two")));
+        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        conn.respond(second.streamId(), 200, "two");
+        try (Response r = again.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("two");
+            assertThat(r.connection().wasIdle()).isTrue();
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void anInterruptResetsTheStreamNotTheConnection() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/slow")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        call.cancel(true); // interrupts the sending thread, which waits for the head
+        RstStreamFrame reset = conn.expect(RstStreamFrame.class);
+        assertThat(reset.streamId()).isEqualTo(request.streamId());
+        assertThat(reset.error()).isEqualTo(Http2ErrorCode.CANCEL);
+
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
+        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        conn.respond(second.streamId(), 200, "fine");
+        try (Response r = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("fine");
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+    }
+}
