@@ -435,13 +435,16 @@ public final class TlsTransport extends Transport {
         wrapLock.lock();
         ByteBuffer net = buffers.acquire();
         try {
-            do {
+            while (true) {
                 net.clear();
                 SSLEngineResult result = engine.wrap(src, net);
                 switch (result.getStatus()) {
                     case OK -> {
                     }
                     case BUFFER_OVERFLOW -> {
+                        // The record does not fit the pooled buffer: wrap it again into one of the session's
+                        // packet size (a loop condition would skip the retry when src is empty: a handshake
+                        // message or close_notify).
                         buffers.release(net);
                         net = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
                         continue;
@@ -460,10 +463,10 @@ public final class TlsTransport extends Transport {
                 if (result.getHandshakeStatus() == HandshakeStatus.NEED_TASK) {
                     runTasks();
                 }
-                if (result.getStatus() == SSLEngineResult.Status.CLOSED) {
+                if (result.getStatus() == SSLEngineResult.Status.CLOSED || !src.hasRemaining()) {
                     return;
                 }
-            } while (src.hasRemaining());
+            }
         } finally {
             buffers.release(net);
             wrapLock.unlock();
