@@ -1,5 +1,6 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
 import dev.shuttle.server.io.ConnectionOutput;
@@ -95,8 +96,8 @@ final class Http1Exchange {
     }
 
     private Outcome reject(int status, String detail) throws IOException {
-        LOG.log(Level.DEBUG, "connection {0}: rejecting {1} {2} with {3}: {4}",
-                connection.id(), head.method(), head.target(), status, detail);
+        LOG.log(Level.DEBUG, "connection {0}: rejecting {1} {2} with {3}: {4}", connection.id(),
+                LogText.excerpt(head.method()), LogText.excerpt(head.target()), status, LogText.excerpt(detail));
         ErrorResponses.write(output, status, detail);
         return Outcome.CLOSE_LINGERING;
     }
@@ -109,7 +110,8 @@ final class Http1Exchange {
             // An I/O failure here is usually the client going away, which is no news for the server's log.
             Level level = fromBody || failure instanceof IOException ? Level.DEBUG : Level.WARNING;
             LOG.log(level, "connection " + connection.id() + ": handler failed after"
-                    + " committing the response to " + head.method() + " " + head.target() + "; closing", failure);
+                    + " committing the response to " + head.method() + " " + LogText.excerpt(head.target()) + "; closing",
+                    failure);
             return Outcome.CLOSE;
         }
         if (fromBody) {
@@ -121,7 +123,7 @@ final class Http1Exchange {
             }
             return Outcome.CLOSE; // the client went away while sending
         }
-        LOG.log(Level.WARNING, "handler failed on " + head.method() + " " + head.target(), failure);
+        LOG.log(Level.WARNING, "handler failed on " + head.method() + " " + LogText.excerpt(head.target()), failure);
         ErrorResponses.write(output, 500, null);
         return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
     }

@@ -3,6 +3,7 @@ package dev.shuttle.server.http1;
 import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.KeepAliveTurns;
+import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ProtocolSession;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
@@ -116,7 +117,8 @@ public final class Http1Session implements ProtocolSession {
 
     /** Answers {@code status} and closes, reading what the client still sends for a moment so it gets the answer. */
     private void reject(int status, String detail) throws IOException {
-        LOG.log(Level.DEBUG, "connection {0}: rejecting with {1}: {2}", connection.id(), status, detail);
+        LOG.log(Level.DEBUG, "connection {0}: rejecting with {1}: {2}", connection.id(), status,
+                LogText.excerpt(detail));
         ErrorResponses.write(connection.output(), status, detail);
         lingeringClose();
     }
