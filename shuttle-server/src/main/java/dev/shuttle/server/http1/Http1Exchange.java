@@ -105,6 +105,14 @@ final class Http1Exchange {
     private Outcome handlerFailed(Throwable failure) throws IOException {
         IOException bodyFailure = requestBody.failure();
         boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
+        IOException writeFailure = output.failure();
+        if (writeFailure != null && causedBy(failure, writeFailure)) {
+            // The client went away (reset, broken pipe, write timeout), however the handler wrapped it: an ordinary
+            // event, and nothing can be answered any more.
+            LOG.log(Level.DEBUG, "connection {0}: client went away during the response to {1} {2}: {3}",
+                    connection.id(), head.method(), LogText.excerpt(head.target()), writeFailure.toString());
+            return Outcome.CLOSE;
+        }
         if (response.isCommitted()) {
             // Part of the response is on the wire: cutting it off is the only way to tell the client it is wrong.
             // An I/O failure here is usually the client going away, which is no news for the server's log.
