@@ -638,6 +638,34 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         }
     }
 
+    /**
+     * Closes after an error answer (HTTP/1 error response, HTTP/2 GOAWAY) without destroying it: flush, half-close
+     * (the client sees EOF right after the answer), then read and discard what the client still sends for up to
+     * {@code maxNanos} / {@code maxBytes}. Closing with unread bytes in the socket would send a TCP reset, which makes
+     * the client's kernel drop the answer before its application reads it. The connection's reading thread only.
+     */
+    public void closeLingering(long maxNanos, long maxBytes) {
+        try {
+            output.flush();
+            transport.shutdownOutput();
+            input.useDeadline(context.now() + maxNanos);
+            long discarded = 0;
+            while (discarded < maxBytes) {
+                ByteBuffer buffer = input.buffer();
+                buffer.position(buffer.limit());
+                int n = input.fill();
+                if (n < 0) {
+                    break;
+                }
+                discarded += n;
+            }
+        } catch (IOException e) {
+            // timed out or reset: either way we are done with this connection
+        } finally {
+            closeNow();
+        }
+    }
+
     /** Closes the connection now (idempotent); reports CLOSED once. */
     public void closeNow() {
         close(null);

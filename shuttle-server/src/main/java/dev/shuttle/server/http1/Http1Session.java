@@ -18,7 +18,6 @@ import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -165,26 +164,6 @@ public final class Http1Session implements ProtocolSession {
     }
 
     private void lingeringClose() {
-        ConnectionInput input = connection.input();
-        try {
-            connection.output().flush();
-            connection.transport().shutdownOutput();
-            long deadline = context.now() + LINGER_NANOS;
-            input.useDeadline(deadline);
-            long discarded = 0;
-            while (discarded < LINGER_MAX_BYTES) {
-                ByteBuffer buffer = input.buffer();
-                buffer.position(buffer.limit());
-                int n = input.fill();
-                if (n < 0) {
-                    break;
-                }
-                discarded += n;
-            }
-        } catch (IOException e) {
-            // timed out or reset: either way we are done with this connection
-        } finally {
-            connection.closeNow();
-        }
+        connection.closeLingering(LINGER_NANOS, LINGER_MAX_BYTES);
     }
 }
