@@ -340,6 +340,49 @@ class Http2AttackTest {
         }
     }
 
+    // ---- slow and silent clients ----
+
+    @Test
+    void aPrefaceThatNeverCompletesIsClosedAtTheHeaderDeadline() throws Exception {
+        start(Http2Options.defaults(), ServerTimeouts.builder().headerRead(SHORT).build());
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(server.localAddress(), 5000);
+            socket.setSoTimeout(10_000);
+            long start = System.nanoTime();
+            socket.getOutputStream().write("PRI * HTTP/2.0\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertHealthyClientServed();
+            byte[] answer = socket.getInputStream().readAllBytes(); // our SETTINGS at most, then the close
+            assertThat(answer.length).isLessThan(200);
+            assertThat(System.nanoTime() - start).isLessThan(BOUND_NANOS);
+        }
+    }
+
+    @Test
+    void anIdleConnectionGetsGoAwayAtTheIdleTimeout() throws Exception {
+        start(Http2Options.defaults(), ServerTimeouts.builder().idle(SHORT).build());
+        try (FrameClient idle = new FrameClient(server.localAddress())) {
+            idle.send(idle.request(1, "/ok", true));
+            assertThat(idle.awaitStream(1).status()).isEqualTo(200);
+            long start = System.nanoTime();
+            assertGoAway(idle, Http2ErrorCode.NO_ERROR, start);
+        }
+    }
+
+    @Test
+    void aClientThatResetsItsStreamsMidResponseLeavesNoWarning() throws Exception {
+        start(Http2Options.defaults(), ServerTimeouts.builder().write(SHORT).build());
+        try (dev.shuttle.server.LogCaptureAccess log = dev.shuttle.server.LogCaptureAccess.open();
+             FrameClient client = new FrameClient(server.localAddress())) {
+            client.send(client.request(1, "/big", true), client.request(3, "/big", true));
+            client.send(new RstStreamFrame(1, 0x8));
+            client.socket().setSoLinger(true, 0);
+            client.close(); // stream 3 abandoned with the whole connection, by a reset
+            assertHealthyClientServed();
+            server.close();
+            assertThat(log.warnings()).isEmpty();
+        }
+    }
+
     // ---- flow control ----
 
     @Test
