@@ -467,12 +467,28 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         try {
             writers--;
             if (writers == 0 && parkWhenQuiet && !readerRunning && state != ConnectionState.CLOSED) {
-                parkLocked(pendingParkDeadline);
+                // The session's idle timeout may be shorter now than when the reader parked (its streams ended).
+                long idleDeadline = context.now() + session.idleTimeoutNanos();
+                parkLocked(idleDeadline - pendingParkDeadline < 0 ? idleDeadline : pendingParkDeadline);
             }
         } finally {
             stateLock.unlock();
         }
         deliverEvents();
+    }
+
+    /**
+     * The session's idle timeout shortened (an HTTP/2 connection's last stream ended): a connection parked with the
+     * longer one, by a reader that parked while streams were open, waits again until the shorter deadline, so an idle
+     * connection is always closed by its idle timeout. Any thread.
+     */
+    public void idleTimeoutShortened() {
+        try {
+            beginWrite(); // takes the channel back from the watcher when it is parked ...
+        } catch (IOException e) {
+            return; // closed
+        }
+        endWrite(); // ... and parks it again with the current idle deadline
     }
 
     /**

@@ -478,6 +478,10 @@ public final class Http2Session implements ProtocolSession {
                 resetStream(stream.id, Http2ErrorCode.NO_ERROR);
             }
             closeIfFinished();
+            if (streams.active() == 0) {
+                // The reader may have parked while this stream was open, without an idle deadline.
+                connection.idleTimeoutShortened();
+            }
         }
     }
 

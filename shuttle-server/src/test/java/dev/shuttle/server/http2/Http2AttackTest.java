@@ -361,7 +361,13 @@ class Http2AttackTest {
     void anIdleConnectionGetsGoAwayAtTheIdleTimeout() throws Exception {
         start(Http2Options.defaults(), ServerTimeouts.builder().idle(SHORT).build());
         try (FrameClient idle = new FrameClient(server.localAddress())) {
-            idle.send(idle.request(1, "/ok", true));
+            // The reader parks while the stream's handler still runs; the handler ends after that, so the idle
+            // deadline must start when the last stream ends, not when the reader parked.
+            idle.send(idle.request(1, "/block", true));
+            while (server.stats().parked() == 0 || running.get() == 0) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
             assertThat(idle.awaitStream(1).status()).isEqualTo(200);
             long start = System.nanoTime();
             assertGoAway(idle, Http2ErrorCode.NO_ERROR, start);
