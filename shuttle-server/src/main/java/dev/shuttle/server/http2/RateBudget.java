@@ -3,7 +3,7 @@ package dev.shuttle.server.http2;
 /**
  * A rate limit in one {@code long}: at most {@code burst} events at once, and on average no more than {@code burst}
  * per {@code periodNanos} (the generic cell rate algorithm, a token bucket kept as the time its bucket would be
- * refilled). Constant size whatever the traffic, so an idle connection pays eight bytes for it and a flood cannot make
+ * refilled). Constant size whatever the traffic, so an idle connection pays a long and a flag for it and a flood cannot make
  * it grow, unlike a queue of timestamps. Not thread-safe: one owner (the connection's reader).
  */
 final class RateBudget {

@@ -280,13 +280,12 @@ class Http2AttackTest {
                 block.put((byte) (0x80 | 62)); // indexed: the entry just inserted
             }
             block.flip();
-            int offset = 0;
             byte[] all = new byte[block.remaining()];
             block.get(all);
             // Split into frames the size the server accepts.
             int first = Math.min(all.length, 16_000);
             client.send(new HeadersFrame(1, ByteBuffer.wrap(all, 0, first), true, first == all.length));
-            for (offset = first; offset < all.length; offset += 16_000) {
+            for (int offset = first; offset < all.length; offset += 16_000) {
                 int length = Math.min(16_000, all.length - offset);
                 client.send(new ContinuationFrame(1, ByteBuffer.wrap(all, offset, length), offset + length == all.length));
             }
