@@ -13,13 +13,26 @@ package dev.shuttle.server;
  *                             reads them
  * @param connectionWindowSize the connection's receive window: request body bytes all streams of a connection may
  *                             have in flight, the bound on what one connection can make the server buffer
+ * @param maxStreamResets      stream resets a connection may cause per {@code resetWindow}, counting RST_STREAM from
+ *                             the client and the resets its frames provoke from the server (refused streams, stream
+ *                             errors): beyond it (at that average rate, after a burst of this many) the connection
+ *                             gets GOAWAY ENHANCE_YOUR_CALM (rapid reset, CVE-2023-44487; MadeYouReset, CVE-2025-8671)
+ * @param resetWindow          the period {@code maxStreamResets} refers to
+ * @param maxControlFramesPerSecond frames that cost the server work and carry no request: SETTINGS and PING (not
+ *                             acknowledgements), PRIORITY, DATA without payload or END_STREAM, and WINDOW_UPDATE
+ *                             increments under 1024 octets; beyond this rate (after a burst of as many) the
+ *                             connection gets GOAWAY ENHANCE_YOUR_CALM (CVE-2019-9512/9515/9518 floods)
  */
 public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrentStreams, int initialWindowSize,
-                           int connectionWindowSize) {
+                           int connectionWindowSize, int maxStreamResets, java.time.Duration resetWindow,
+                           int maxControlFramesPerSecond) {
     public Http2Options {
-        if (maxConcurrentStreams <= 0 || initialWindowSize <= 0 || connectionWindowSize < 65_535) {
+        if (maxConcurrentStreams <= 0 || initialWindowSize <= 0 || connectionWindowSize < 65_535
+                || maxStreamResets <= 0 || resetWindow == null || resetWindow.isNegative() || resetWindow.isZero()
+                || maxControlFramesPerSecond <= 0) {
             throw new IllegalArgumentException("invalid HTTP/2 options: " + maxConcurrentStreams + " streams, "
-                    + initialWindowSize + " / " + connectionWindowSize + " window");
+                    + initialWindowSize + " / " + connectionWindowSize + " window, " + maxStreamResets
+                    + " resets per " + resetWindow + ", " + maxControlFramesPerSecond + " control frames/s");
         }
     }
 
@@ -43,6 +56,9 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         private int maxConcurrentStreams = 128;
         private int initialWindowSize = 1 << 20;
         private int connectionWindowSize = 1 << 20;
+        private int maxStreamResets = 200;
+        private java.time.Duration resetWindow = java.time.Duration.ofSeconds(30);
+        private int maxControlFramesPerSecond = 200;
 
         private Builder() {
         }
@@ -80,8 +96,32 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
             return this;
         }
 
+        /**
+         * Default 200 per 30 s, Netty's {@code Http2MaxRstFrameDecoder} defaults after CVE-2023-44487 (Tomcat and Go
+         * bound the same attack by concurrency alone, as Shuttle does too: a reset stream counts until its handler
+         * ends). A browser cancels a few streams per page; 200 in a burst, then one every 150 ms on average, is far
+         * above that and far below a flood.
+         */
+        public Builder maxStreamResets(int resets, java.time.Duration window) {
+            this.maxStreamResets = resets;
+            this.resetWindow = window;
+            return this;
+        }
+
+        /**
+         * Default 200 per second. Jetty's rate control closes a session past 20 (Jetty 10) or 128 (Jetty 12)
+         * suspicious frames per second; Tomcat counts the same frames (small WINDOW_UPDATE under 1024, empty DATA,
+         * PING, SETTINGS) as overhead; Netty limits consecutive empty DATA frames. Real clients send a handful per
+         * connection.
+         */
+        public Builder maxControlFramesPerSecond(int frames) {
+            this.maxControlFramesPerSecond = frames;
+            return this;
+        }
+
         public Http2Options build() {
-            return new Http2Options(enabled, cleartext, maxConcurrentStreams, initialWindowSize, connectionWindowSize);
+            return new Http2Options(enabled, cleartext, maxConcurrentStreams, initialWindowSize, connectionWindowSize,
+                    maxStreamResets, resetWindow, maxControlFramesPerSecond);
         }
     }
 }

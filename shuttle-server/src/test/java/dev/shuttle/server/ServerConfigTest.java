@@ -23,6 +23,19 @@ class ServerConfigTest {
     }
 
     @Test
+    void http2DefaultsAreTheDocumentedOnes() {
+        Http2Options http2 = Http2Options.defaults();
+        assertThat(http2.maxConcurrentStreams()).isEqualTo(128);
+        assertThat(http2.maxStreamResets()).isEqualTo(200);
+        assertThat(http2.resetWindow()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(http2.maxControlFramesPerSecond()).isEqualTo(200);
+        assertThatThrownBy(() -> Http2Options.builder().maxStreamResets(0, Duration.ofSeconds(1)).build())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Http2Options.builder().maxControlFramesPerSecond(0).build())
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void timeoutDefaultsAreTheDocumentedOnes() {
         ServerTimeouts timeouts = ServerTimeouts.defaults();
         assertThat(timeouts.headerRead()).isEqualTo(Duration.ofSeconds(10));

@@ -470,7 +470,9 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         try {
             writers--;
             if (writers == 0 && parkWhenQuiet && !readerRunning && state != ConnectionState.CLOSED) {
-                parkLocked(pendingParkDeadline);
+                // The session's idle timeout may be shorter now than when the reader parked (its streams ended).
+                long idleDeadline = context.now() + session.idleTimeoutNanos();
+                parkLocked(idleDeadline - pendingParkDeadline < 0 ? idleDeadline : pendingParkDeadline);
             }
         } finally {
             stateLock.unlock();
@@ -638,6 +640,34 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
                     stateLock.unlock();
                 }
             }
+        }
+    }
+
+    /**
+     * Closes after an error answer (HTTP/1 error response, HTTP/2 GOAWAY) without destroying it: flush, half-close
+     * (the client sees EOF right after the answer), then read and discard what the client still sends for up to
+     * {@code maxNanos} / {@code maxBytes}. Closing with unread bytes in the socket would send a TCP reset, which makes
+     * the client's kernel drop the answer before its application reads it. The connection's reading thread only.
+     */
+    public void closeLingering(long maxNanos, long maxBytes) {
+        try {
+            output.flush();
+            transport.shutdownOutput();
+            input.useDeadline(context.now() + maxNanos);
+            long discarded = 0;
+            while (discarded < maxBytes) {
+                ByteBuffer buffer = input.buffer();
+                buffer.position(buffer.limit());
+                int n = input.fill();
+                if (n < 0) {
+                    break;
+                }
+                discarded += n;
+            }
+        } catch (IOException e) {
+            // timed out or reset: either way we are done with this connection
+        } finally {
+            closeNow();
         }
     }
 

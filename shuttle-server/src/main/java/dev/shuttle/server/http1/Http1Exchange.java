@@ -1,5 +1,6 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
 import dev.shuttle.server.io.ConnectionOutput;
@@ -95,8 +96,8 @@ final class Http1Exchange {
     }
 
     private Outcome reject(int status, String detail) throws IOException {
-        LOG.log(Level.DEBUG, "connection {0}: rejecting {1} {2} with {3}: {4}",
-                connection.id(), head.method(), head.target(), status, detail);
+        LOG.log(Level.DEBUG, "connection {0}: rejecting {1} {2} with {3}: {4}", connection.id(),
+                LogText.excerpt(head.method()), LogText.excerpt(head.target()), status, LogText.excerpt(detail));
         ErrorResponses.write(output, status, detail);
         return Outcome.CLOSE_LINGERING;
     }
@@ -104,12 +105,21 @@ final class Http1Exchange {
     private Outcome handlerFailed(Throwable failure) throws IOException {
         IOException bodyFailure = requestBody.failure();
         boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
+        IOException writeFailure = output.failure();
+        if (writeFailure != null && causedBy(failure, writeFailure)) {
+            // The client went away (reset, broken pipe, write timeout), however the handler wrapped it: an ordinary
+            // event, and nothing can be answered any more.
+            LOG.log(Level.DEBUG, "connection {0}: client went away during the response to {1} {2}: {3}",
+                    connection.id(), head.method(), LogText.excerpt(head.target()), writeFailure.toString());
+            return Outcome.CLOSE;
+        }
         if (response.isCommitted()) {
             // Part of the response is on the wire: cutting it off is the only way to tell the client it is wrong.
             // An I/O failure here is usually the client going away, which is no news for the server's log.
             Level level = fromBody || failure instanceof IOException ? Level.DEBUG : Level.WARNING;
             LOG.log(level, "connection " + connection.id() + ": handler failed after"
-                    + " committing the response to " + head.method() + " " + head.target() + "; closing", failure);
+                    + " committing the response to " + head.method() + " " + LogText.excerpt(head.target()) + "; closing",
+                    failure);
             return Outcome.CLOSE;
         }
         if (fromBody) {
@@ -121,7 +131,7 @@ final class Http1Exchange {
             }
             return Outcome.CLOSE; // the client went away while sending
         }
-        LOG.log(Level.WARNING, "handler failed on " + head.method() + " " + head.target(), failure);
+        LOG.log(Level.WARNING, "handler failed on " + head.method() + " " + LogText.excerpt(head.target()), failure);
         ErrorResponses.write(output, 500, null);
         return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
     }

@@ -3,6 +3,7 @@ package dev.shuttle.server.http1;
 import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.KeepAliveTurns;
+import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ProtocolSession;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
@@ -17,7 +18,6 @@ import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -116,7 +116,8 @@ public final class Http1Session implements ProtocolSession {
 
     /** Answers {@code status} and closes, reading what the client still sends for a moment so it gets the answer. */
     private void reject(int status, String detail) throws IOException {
-        LOG.log(Level.DEBUG, "connection {0}: rejecting with {1}: {2}", connection.id(), status, detail);
+        LOG.log(Level.DEBUG, "connection {0}: rejecting with {1}: {2}", connection.id(), status,
+                LogText.excerpt(detail));
         ErrorResponses.write(connection.output(), status, detail);
         lingeringClose();
     }
@@ -163,26 +164,6 @@ public final class Http1Session implements ProtocolSession {
     }
 
     private void lingeringClose() {
-        ConnectionInput input = connection.input();
-        try {
-            connection.output().flush();
-            connection.transport().shutdownOutput();
-            long deadline = context.now() + LINGER_NANOS;
-            input.useDeadline(deadline);
-            long discarded = 0;
-            while (discarded < LINGER_MAX_BYTES) {
-                ByteBuffer buffer = input.buffer();
-                buffer.position(buffer.limit());
-                int n = input.fill();
-                if (n < 0) {
-                    break;
-                }
-                discarded += n;
-            }
-        } catch (IOException e) {
-            // timed out or reset: either way we are done with this connection
-        } finally {
-            connection.closeNow();
-        }
+        connection.closeLingering(LINGER_NANOS, LINGER_MAX_BYTES);
     }
 }

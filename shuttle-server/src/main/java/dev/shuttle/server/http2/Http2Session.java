@@ -3,6 +3,7 @@ package dev.shuttle.server.http2;
 import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.KeepAliveTurns;
+import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ProtocolSession;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
@@ -53,6 +54,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Http2Session implements ProtocolSession {
     private static final System.Logger LOG = System.getLogger(Http2Session.class.getName());
+    /** A WINDOW_UPDATE smaller than this buys the client nothing worth the frame: it counts as a control frame. */
+    private static final int SMALL_WINDOW_UPDATE = 1024; // Tomcat's overheadWindowUpdateThreshold
+    /** After a GOAWAY for an error: how long to read and discard, so our close does not reset the GOAWAY away. */
+    private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long LINGER_MAX_BYTES = 256 * 1024;
+    private static final long NONE = Long.MIN_VALUE;
 
     private final ServerConnection connection;
     private final ServerContext context;
@@ -71,6 +78,15 @@ public final class Http2Session implements ProtocolSession {
     private Http2Settings peerSettings = Http2Settings.DEFAULTS;
     private boolean prefaceRead;
     private boolean settingsSent;
+    /** Stream resets the client sent or provoked (rapid reset, MadeYouReset). */
+    private final RateBudget resets;
+    /** SETTINGS, PING, PRIORITY, empty DATA and tiny WINDOW_UPDATE frames (control-frame floods). */
+    private final RateBudget controlFrames;
+    /**
+     * Since when a frame or a field block is incomplete ({@link #NONE} when none is): it must be complete within the
+     * body-read timeout (a frame) or the header-read timeout (a field block), however slowly its bytes trickle in.
+     */
+    private long partialSince = NONE;
 
     private final AtomicBoolean goAwaySent = new AtomicBoolean();
     /** When a stream last opened or a handler last finished (context clock): the idle timeout runs from there. */
@@ -95,6 +111,8 @@ public final class Http2Session implements ProtocolSession {
         this.decoder = new HpackDecoder(limits);
         this.keepAliveTurns = new KeepAliveTurns(turn);
         this.lastStreamActivityNanos = context.now();
+        this.resets = new RateBudget(options.maxStreamResets(), options.resetWindow().toNanos());
+        this.controlFrames = new RateBudget(options.maxControlFramesPerSecond(), TimeUnit.SECONDS.toNanos(1));
         connection.transport().shareWithWriters(); // handlers write while the reader reads
     }
 
@@ -138,16 +156,29 @@ public final class Http2Session implements ProtocolSession {
                     if (frame != null) {
                         dispatch(frame);
                     }
+                    if (!blocks.inProgress()) {
+                        partialSince = NONE;
+                    } else if (partialSince == NONE) {
+                        partialSince = context.now();
+                    }
                     continue;
                 }
             } catch (Http2Exception e) {
+                Http2Exception failure = e;
                 if (!e.isConnectionError()) {
-                    LOG.log(Level.DEBUG, "connection {0}: stream error {1}", connection.id(), e.getMessage());
-                    resetStream(e.streamId(), e.error());
-                    continue;
+                    LOG.log(Level.DEBUG, "connection {0}: stream error {1}", connection.id(),
+                            LogText.excerpt(e.getMessage()));
+                    try {
+                        resetProvoked(e.streamId(), e.error());
+                        continue;
+                    } catch (Http2Exception calm) {
+                        failure = calm;
+                    }
                 }
-                LOG.log(Level.DEBUG, "connection {0}: connection error {1}", connection.id(), e.getMessage());
-                goAway(e.error(), e.getMessage());
+                LOG.log(Level.DEBUG, "connection {0}: connection error {1}: {2}", connection.id(), failure.error(),
+                        LogText.excerpt(failure.getMessage()));
+                goAway(failure.error(), failure.getMessage());
+                connection.closeLingering(LINGER_NANOS, LINGER_MAX_BYTES);
                 return Next.CLOSE;
             }
             Next next = awaitBytes(input);
@@ -162,9 +193,26 @@ public final class Http2Session implements ProtocolSession {
      * (nothing to read now), CLOSE (the client closed, or the connection finished its last stream after a GOAWAY).
      */
     private Next awaitBytes(ConnectionInput input) throws IOException {
-        if (input.buffer().hasRemaining()) {
-            // Part of a frame: the rest is on its way; wait for it (bounded), holding the buffer.
-            return fillBlocking(input, context.bodyReadMillis);
+        if (input.buffer().hasRemaining() || blocks.inProgress()) {
+            // Part of a frame, or of a field block: the rest is on its way. Wait for it holding the buffer (a block
+            // cannot park: its HPACK state is half-read), until a deadline from its start, so a trickle of bytes
+            // cannot keep it open.
+            if (partialSince == NONE) {
+                partialSince = context.now();
+            }
+            long within = blocks.inProgress() ? context.headerReadNanos
+                    : TimeUnit.MILLISECONDS.toNanos(context.bodyReadMillis);
+            input.useDeadline(partialSince + within);
+            try {
+                return input.fill() < 0 ? Next.CLOSE : null;
+            } catch (SocketTimeoutException e) {
+                LOG.log(Level.DEBUG, "connection {0}: {1} not completed in time", connection.id(),
+                        blocks.inProgress() ? "field block" : "frame");
+                goAway(Http2ErrorCode.NO_ERROR, "timeout");
+                return Next.CLOSE;
+            } finally {
+                input.usePerReadTimeout(context.bodyReadMillis);
+            }
         }
         int n = input.fillNow();
         if (n != 0) {
@@ -264,22 +312,30 @@ public final class Http2Session implements ProtocolSession {
             case SettingsFrame settings -> settings(settings);
             case PingFrame ping -> {
                 if (!ping.ack()) {
+                    spendControlFrame();
                     writer.frame(new PingFrame(ping.opaqueData(), true));
                 }
             }
-            case WindowUpdateFrame update -> streams.windowUpdate(update.streamId(), update.increment());
+            case WindowUpdateFrame update -> {
+                if (update.increment() < SMALL_WINDOW_UPDATE) {
+                    spendControlFrame();
+                }
+                streams.windowUpdate(update.streamId(), update.increment());
+            }
             case RstStreamFrame reset -> {
                 if (streams.isIdle(reset.streamId())) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "RST_STREAM on idle stream " + reset.streamId());
                 }
+                spendReset();
                 creditConnection(streams.reset(reset.streamId(), reset.error(), true));
             }
             case GoAwayFrame goAway -> peerGoAway = true;
             case PushPromiseFrame push -> throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                     "a client must not send PUSH_PROMISE");
             case PriorityFrame priority -> {
-                // parsed and checked by the reader; ignored, as RFC 9113 deprecates the scheme
+                // parsed and checked by the reader; ignored, as RFC 9113 deprecates the scheme, but not free
+                spendControlFrame();
             }
             default -> {
                 // unknown frame types (and extensions) are ignored
@@ -291,6 +347,7 @@ public final class Http2Session implements ProtocolSession {
         if (frame.ack()) {
             return;
         }
+        spendControlFrame();
         Http2Settings previous = peerSettings;
         peerSettings = previous.apply(frame);
         if (peerSettings.initialWindowSize() != previous.initialWindowSize()) {
@@ -302,6 +359,9 @@ public final class Http2Session implements ProtocolSession {
 
     private void data(DataFrame frame) throws IOException {
         int streamId = frame.streamId();
+        if (!frame.endStream() && frame.data().remaining() == 0) {
+            spendControlFrame(); // carries nothing, ends nothing (CVE-2019-9518)
+        }
         try {
             creditConnection(streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(),
                     frame.endStream()));
@@ -309,7 +369,7 @@ public final class Http2Session implements ProtocolSession {
             if (e.isConnectionError()) {
                 throw e;
             }
-            resetStream(streamId, e.error());
+            resetProvoked(streamId, e.error());
         }
     }
 
@@ -328,12 +388,16 @@ public final class Http2Session implements ProtocolSession {
         boolean fits = decoder.decode(frame.fragment(), fields::field);
         if (goAwaySent.get() || streams.active() >= options.maxConcurrentStreams()) {
             streams.refuse(id);
+            if (!goAwaySent.get()) {
+                spendReset(); // a client past the limit it was told: refusing it must not become a free loop
+            }
             writer.frame(new RstStreamFrame(id, Http2ErrorCode.REFUSED_STREAM));
             return;
         }
         Http2Stream stream = streams.open(id);
         lastStreamActivityNanos = context.now();
         if (!fits) {
+            spendReset();
             respondWithError(stream, frame.endStream(), 431, "request header fields too large");
             return;
         }
@@ -344,7 +408,7 @@ public final class Http2Session implements ProtocolSession {
             declared = declaredLength(id, head, frame.endStream());
         } catch (Http2Exception e) {
             streams.handlerDone(stream);
-            resetStream(id, e.error());
+            resetProvoked(id, e.error());
             return;
         }
         stream.declaredLength = declared;
@@ -394,7 +458,7 @@ public final class Http2Session implements ProtocolSession {
         }
         if (stream.reset != null) {
             if (stream.resetByPeer) {
-                resetStream(id, Http2ErrorCode.STREAM_CLOSED);
+                resetProvoked(id, Http2ErrorCode.STREAM_CLOSED);
             }
             return;
         }
@@ -403,17 +467,17 @@ public final class Http2Session implements ProtocolSession {
             throw Http2Exception.connectionError(Http2ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + id);
         }
         if (streams.remoteHasEnded(stream)) {
-            resetStream(id, Http2ErrorCode.STREAM_CLOSED); // half-closed (remote)
+            resetProvoked(id, Http2ErrorCode.STREAM_CLOSED); // half-closed (remote)
             return;
         }
         if (!frame.endStream() || !fits) {
-            resetStream(id, Http2ErrorCode.PROTOCOL_ERROR);
+            resetProvoked(id, Http2ErrorCode.PROTOCOL_ERROR);
             return;
         }
         try {
             streams.trailersReceived(stream, fields.trailers());
         } catch (Http2Exception e) {
-            resetStream(id, e.error());
+            resetProvoked(id, e.error());
         }
     }
 
@@ -437,6 +501,9 @@ public final class Http2Session implements ProtocolSession {
                 resetStream(stream.id, Http2ErrorCode.NO_ERROR);
             }
             closeIfFinished();
+            // No re-park here when this was the last stream: a park with streams open lasts one idle timeout and
+            // then looks again (parkedEnd), which costs nothing per request, where taking the channel back from the
+            // watcher after every last stream would cost a wake-up each.
         }
     }
 
@@ -546,6 +613,27 @@ public final class Http2Session implements ProtocolSession {
         }
     }
 
+    /**
+     * A reset the client's frames made us send (a stream error): it counts against the same budget as the client's
+     * own RST_STREAM, or the client could reset streams for free by making us do it (MadeYouReset).
+     */
+    private void resetProvoked(int streamId, Http2ErrorCode code) throws Http2Exception {
+        spendReset();
+        resetStream(streamId, code);
+    }
+
+    private void spendReset() throws Http2Exception {
+        if (!resets.spend(context.now())) {
+            throw Http2Exception.connectionError(Http2ErrorCode.ENHANCE_YOUR_CALM, "too many stream resets");
+        }
+    }
+
+    private void spendControlFrame() throws Http2Exception {
+        if (!controlFrames.spend(context.now())) {
+            throw Http2Exception.connectionError(Http2ErrorCode.ENHANCE_YOUR_CALM, "too many control frames");
+        }
+    }
+
     /** Resets the stream from our side with INTERNAL_ERROR (a response that broke its own length). */
     void resetStream(Http2Stream stream) {
         resetStream(stream.id, Http2ErrorCode.INTERNAL_ERROR);
@@ -584,8 +672,9 @@ public final class Http2Session implements ProtocolSession {
     private void goAway(Http2ErrorCode code, String reason) {
         if (goAwaySent.compareAndSet(false, true)) {
             try {
+                // The debug data names the rule, never more than an excerpt of what the client sent.
                 writer.frame(new GoAwayFrame(streams.highestStreamId(), code,
-                        code == Http2ErrorCode.NO_ERROR ? "" : reason));
+                        code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason)));
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connection.id(), e.toString());
             }

@@ -22,6 +22,8 @@ public final class ConnectionOutput extends OutputStream {
     private ByteBuffer buffer;
     /** Application bytes handed to the transport. Written only by the connection thread, read by any. */
     private volatile long bytesWritten;
+    /** The first failed write (the client went away, or stopped reading); owned by the connection thread. */
+    private IOException failure;
 
     public ConnectionOutput(Transport transport) {
         this.transport = transport;
@@ -51,6 +53,14 @@ public final class ConnectionOutput extends OutputStream {
 
     public long bytesWritten() {
         return bytesWritten;
+    }
+
+    /**
+     * The first write that failed, or null: a handler's failure caused by it is the client going away (a reset, a
+     * broken pipe, the write timeout), an ordinary event rather than a server fault.
+     */
+    public IOException failure() {
+        return failure;
     }
 
     @Override
@@ -104,7 +114,14 @@ public final class ConnectionOutput extends OutputStream {
     }
 
     private void send(byte[] b, int off, int len) throws IOException {
-        transport.write(b, off, len);
+        try {
+            transport.write(b, off, len);
+        } catch (IOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+            throw e;
+        }
         bytesWritten += len;
     }
 }

@@ -72,6 +72,7 @@ public final class Http1HeadParser {
             }
             if (hosts == 1) {
                 checkHost(headers.first("Host"));
+                checkAbsoluteFormAuthority(target, headers.first("Host"));
             }
             RequestHead head = new RequestHead(method, target, version, headers);
             reset();
@@ -271,6 +272,30 @@ public final class Http1HeadParser {
             if (!allowed) {
                 throw Http1Exception.badRequest("invalid character " + FieldLines.hex(c) + " in Host");
             }
+        }
+    }
+
+    /**
+     * RFC 9112 3.2.2: a server must take the host from an absolute-form target and ignore Host. A proxy in front that
+     * routes by one and a handler that reads the other would then see two different hosts, so a request whose two
+     * disagree is refused (HAProxy does the same); when they agree, either may be read.
+     */
+    private static void checkAbsoluteFormAuthority(String target, String host) throws Http1Exception {
+        int scheme = target.indexOf("://");
+        if (target.startsWith("/") || scheme < 0) {
+            return;
+        }
+        int start = scheme + 3;
+        int end = start;
+        while (end < target.length() && "/?#".indexOf(target.charAt(end)) < 0) {
+            end++;
+        }
+        int at = target.lastIndexOf('@', end - 1);
+        if (at >= start) {
+            start = at + 1; // userinfo is no part of the host
+        }
+        if (!target.regionMatches(true, start, host, 0, host.length()) || end - start != host.length()) {
+            throw Http1Exception.badRequest("Host differs from the authority of the absolute-form target");
         }
     }
 

@@ -60,7 +60,8 @@ class Http1HeadParserRequestTest {
     @ValueSource(strings = {"*", "http://example.com:8080/x?y#z", "example.com:443", "/%20a;b=c~!$&'()*+,"})
     void acceptsEveryTargetForm(String target) throws Exception {
         String method = target.equals("example.com:443") ? "CONNECT" : "OPTIONS";
-        RequestHead head = parse(method + " " + target + " HTTP/1.1\r\nHost: example.com\r\n\r\n");
+        String host = target.startsWith("http://") ? "example.com:8080" : "example.com";
+        RequestHead head = parse(method + " " + target + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
 
         assertThat(head.target()).isEqualTo(target);
         assertThat(head.method()).isEqualTo(method);
@@ -277,6 +278,22 @@ class Http1HeadParserRequestTest {
     @Test
     void rejectsEmptyTargetFromDoubleSpace() {
         assertRejected("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400, "empty request target");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"http://other.example/, example.com", "http://example.com:8080/, example.com",
+            "http://example.com/, example.com:80", "http://example.com.evil/, example.com",
+            "http://example.com@evil/, example.com", "http://evil?x=example.com, example.com"})
+    void rejectsAbsoluteFormWhoseAuthorityDiffersFromHost(String target, String host) {
+        assertRejected("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n", 400,
+                "Host differs from the authority");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"http://EXAMPLE.com/a, example.com", "https://user:pw@example.com:8443?q, example.com:8443",
+            "http://[::1]:80/, [::1]:80"})
+    void acceptsAbsoluteFormWhoseAuthorityIsTheHost(String target, String host) throws Exception {
+        assertThat(parse("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n").target()).isEqualTo(target);
     }
 
     @Test
