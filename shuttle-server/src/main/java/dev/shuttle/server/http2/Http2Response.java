@@ -9,6 +9,7 @@ import dev.shuttle.wire.http2.Http2ResponseHead;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -171,8 +172,32 @@ final class Http2Response implements Response {
      */
     private void commit(boolean complete) throws IOException {
         phase = Phase.COMMITTED;
-        Headers.Builder fields = headers.build().toBuilder();
         boolean noBody = !bodyAllowed() || headRequest;
+        boolean endStream = complete && !hasTrailers() && (noBody || pendingCount == 0);
+        session.sendHeaders(stream, responseFields(complete), endStream);
+        if (noBody) {
+            pendingCount = 0;
+        }
+    }
+
+    /**
+     * The handler returned before anything was sent, with a body that fits one DATA frame and no trailers: head and
+     * body leave in one write. False when the response is not that simple (the caller commits and ends as usual).
+     */
+    private boolean sendWhole() throws IOException {
+        if (hasTrailers() || headRequest || !bodyAllowed() || pendingCount == 0
+                || pendingCount > Http2Writer.MAX_DATA_FRAME || (contentLength >= 0 && contentLength != pendingCount)) {
+            return false;
+        }
+        phase = Phase.COMMITTED;
+        session.sendHeadersAndData(stream, responseFields(true), pending, 0, pendingCount);
+        sent = pendingCount;
+        pendingCount = 0;
+        return true;
+    }
+
+    private List<String> responseFields(boolean complete) {
+        Headers.Builder fields = headers.build().toBuilder();
         if (contentLength >= 0 && (bodyAllowed() || status == 304)) {
             fields.set("content-length", Long.toString(contentLength));
         } else if (complete && !hasTrailers() && bodyAllowed() && (!headRequest || pendingCount > 0)) {
@@ -182,11 +207,7 @@ final class Http2Response implements Response {
         if (!fields.build().contains("date")) {
             fields.add("date", HttpDate.now());
         }
-        boolean endStream = complete && !hasTrailers() && (noBody || pendingCount == 0);
-        session.sendHeaders(stream, Http2Fields.response(new Http2ResponseHead(status, fields.build())), endStream);
-        if (noBody) {
-            pendingCount = 0;
-        }
+        return Http2Fields.response(new Http2ResponseHead(status, fields.build()));
     }
 
     private boolean hasTrailers() {
@@ -301,6 +322,10 @@ final class Http2Response implements Response {
                 return;
             }
             closed = true;
+            if (phase == Phase.OPEN && sendWhole()) {
+                phase = Phase.FINISHED;
+                return;
+            }
             if (phase == Phase.OPEN) {
                 commit(true);
                 if (session.localEnded(stream)) {

@@ -576,6 +576,22 @@ public final class Http2Session implements ProtocolSession {
         writer.headers(stream.id, fields, endStream);
     }
 
+    /**
+     * A whole small response: head and body in one write when the flow-control windows hold the body now, else head,
+     * then body as {@link #sendData} sends it.
+     */
+    void sendHeadersAndData(Http2Stream stream, List<String> fields, byte[] bytes, int offset, int length)
+            throws IOException {
+        checkNotReset(stream);
+        if (length <= Http2Writer.MAX_DATA_FRAME && streams.tryTakeSendWindow(stream, length) == length) {
+            streams.localEnded(stream); // before the frames, as in sendHeaders
+            writer.headersAndData(stream.id, fields, bytes, offset, length);
+            return;
+        }
+        sendHeaders(stream, fields, false);
+        sendData(stream, bytes, offset, length, true);
+    }
+
     void sendTrailers(Http2Stream stream, List<String> fields) throws IOException {
         sendHeaders(stream, fields, true);
     }

@@ -439,6 +439,25 @@ final class Http2Streams {
         }
     }
 
+    /**
+     * Takes {@code wanted} bytes of send window at once if both windows have them, without waiting; 0 otherwise (and
+     * nothing is taken).
+     */
+    int tryTakeSendWindow(Http2Stream stream, int wanted) {
+        lock.lock();
+        try {
+            if (stream.reset != null || ended || stream.sendWindow.available() < wanted
+                    || connectionSend.available() < wanted) {
+                return 0;
+            }
+            stream.sendWindow.consume(wanted);
+            connectionSend.consume(wanted);
+            return wanted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Our END_STREAM went out. */
     void localEnded(Http2Stream stream) {
         lock.lock();

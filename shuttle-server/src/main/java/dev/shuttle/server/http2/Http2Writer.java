@@ -113,6 +113,42 @@ final class Http2Writer {
     }
 
     /**
+     * A whole response in one write: its field block (HEADERS, CONTINUATION) and one DATA frame of at most
+     * {@link #MAX_DATA_FRAME} octets with END_STREAM, whose window the caller has taken. Half the writes (and system
+     * calls) of a small response sent head first, then body.
+     */
+    void headersAndData(int streamId, List<String> fields, byte[] bytes, int offset, int length) throws IOException {
+        if (length > MAX_DATA_FRAME) {
+            throw new IllegalArgumentException("DATA frame of " + length + " octets");
+        }
+        int maxBlock = HpackEncoder.maxEncodedLength(fields);
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            ByteBuffer block = maxBlock <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(maxBlock);
+            ByteBuffer out = null;
+            try {
+                encoder.encode(fields, block);
+                block.flip();
+                int size = Http2FrameWriter.headerBlockLength(block.remaining(), peerMaxFrameSize)
+                        + Http2Frame.HEADER_LENGTH + length;
+                out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
+                Http2FrameWriter.writeHeaderBlock(out, streamId, block, false, peerMaxFrameSize);
+                Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
+                        streamId);
+                out.put(bytes, offset, length);
+                flip(out);
+            } finally {
+                buffers.release(block);
+                buffers.release(out);
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
+    }
+
+    /**
      * One DATA frame of at most {@link #MAX_DATA_FRAME} octets, whose flow-control window the caller has taken; an
      * empty one may carry just END_STREAM.
      */
