@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.SocketException;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -208,6 +209,12 @@ final class Http1Body implements DrainTarget, BodySource {
             reported.initCause(e);
         } else if (cause != null) {
             reported = new IOException(cause.getMessage(), e);
+        } else if (e instanceof SocketException) {
+            // The socket's own words ("Connection reset") without the when: say it was the body, and how far in.
+            // Still a SocketException, for callers that catch that type.
+            reported = new SocketException((e.getMessage() == null ? "socket error" : e.getMessage()) + " while reading the response body (" + bytesRead
+                    + " bytes read)");
+            reported.initCause(e);
         }
         failure = reported;
         state = State.FAILED;
