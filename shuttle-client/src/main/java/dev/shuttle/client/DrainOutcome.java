@@ -7,6 +7,12 @@ package dev.shuttle.client;
 public enum DrainOutcome {
     /** The body had been read to its end: the connection went back to the pool, nothing was discarded. */
     COMPLETE,
+    /**
+     * The body had been read to its end, but its connection could not carry another request and was closed:
+     * {@code Connection: close}, HTTP/1.0 without keep-alive, a close-delimited body, keep-alive off, or bytes the
+     * server sent after the end of the body. Nothing was discarded.
+     */
+    COMPLETE_CLOSED,
     /** The rest of the body was already buffered or readable without blocking: drained inside {@code close()}. */
     REUSED_INLINE,
     /** Drained on a background virtual thread within the policy's caps, then handed to the pool or a waiter. */

@@ -30,6 +30,13 @@ import javax.net.ssl.SSLContext;
  * is logged and its idle connections closed.
  */
 public final class HttpClient implements AutoCloseable {
+    /**
+     * Pass to any timeout of the {@link Builder} to switch it off: for long polls, server-sent events and other
+     * responses that may legitimately stay silent for longer than the defaults allow. Equal to {@link Duration#ZERO};
+     * {@code null} means the same.
+     */
+    public static final Duration NO_TIMEOUT = Duration.ZERO;
+
     private final ClientCore core;
     private final Cleaner.Cleanable leakGuard;
 
@@ -91,11 +98,19 @@ public final class HttpClient implements AutoCloseable {
         return core;
     }
 
-    /** Hand-written builder; every option has a working default, stated with the reason for it. */
+    /**
+     * Hand-written builder; every option has a working default, stated with the reason for it. The defaults never
+     * let a call hang forever on a silent server: connect, read and write are bounded by 10 s each, as OkHttp's are.
+     * Switch one off with {@link #NO_TIMEOUT} (for long polls and server-sent events, the read timeout).
+     */
     public static final class Builder {
-        private Duration connectTimeout = Duration.ofSeconds(10);
+        /** OkHttp's connect, read and write default: a value a decade of Android and JVM use found workable. */
+        private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+        private Duration connectTimeout = DEFAULT_TIMEOUT;
         private Duration responseHeaderTimeout;
-        private Duration readTimeout;
+        private Duration readTimeout = DEFAULT_TIMEOUT;
+        private Duration writeTimeout = DEFAULT_TIMEOUT;
         private Duration callTimeout;
         private PoolConfig pool = PoolConfig.defaults();
         private DrainPolicy drainPolicy = DrainPolicy.defaults();
@@ -116,7 +131,8 @@ public final class HttpClient implements AutoCloseable {
 
         /**
          * Default 10 s, as OkHttp: long enough for a slow handshake across the world, short enough that a dead
-         * host fails while the caller still cares. Null means none (the OS's own connect timeout).
+         * host fails while the caller still cares. {@link #NO_TIMEOUT} (or null) means none (the OS's own connect
+         * timeout).
          */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = checkTimeout(timeout);
@@ -124,8 +140,10 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
-         * Time from the request written to the response head received. Default none, as Go's
-         * {@code ResponseHeaderTimeout}: how long a server may think is the caller's knowledge, not the library's.
+         * Time from the request written to the response head received, across interim (1xx) responses. Default
+         * none, as Go's {@code ResponseHeaderTimeout}: how long a server may think is the caller's knowledge, not the
+         * library's. The read timeout still bounds each silence while the head arrives, so a server that accepts
+         * and never answers fails after it (10 s by default).
          */
         public Builder responseHeaderTimeout(Duration timeout) {
             this.responseHeaderTimeout = checkTimeout(timeout);
@@ -133,8 +151,10 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
-         * Longest wait for the next byte while reading the response (head or body). Default none, as Go and the JDK:
-         * long polls and slow streams are legitimate; set it for servers you do not trust.
+         * Longest wait for the next byte while reading the response (head or body). Default 10 s, as OkHttp: without
+         * one, a server that accepts and never answers, or stalls mid-body, blocks the caller forever (Go and the
+         * JDK have none, and their users learn it in production). Long polls and server-sent events, whose server
+         * may stay silent for longer, pass {@link #NO_TIMEOUT}.
          */
         public Builder readTimeout(Duration timeout) {
             this.readTimeout = checkTimeout(timeout);
@@ -142,8 +162,21 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
+         * Longest time one write of the request may stay blocked (HTTP/1.1): a server that stops reading an upload
+         * fills the socket buffers and would otherwise hold the caller forever. Default 10 s, as OkHttp; it bounds
+         * each blocked write, not the whole upload, so a slow but moving upload of any size is fine.
+         * {@link #NO_TIMEOUT} means none. (HTTP/2 uploads wait for flow-control credit instead: the call timeout
+         * bounds those.)
+         */
+        public Builder writeTimeout(Duration timeout) {
+            this.writeTimeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /**
          * Whole-call limit, from {@code send} to the body's end, including waiting for a connection and retries.
-         * Default none; a request's own {@link Request.Builder#timeout} overrides it.
+         * Default none (the connect, read and write timeouts bound every wait; a whole-call bound depends on what
+         * the call is); a request's own {@link Request.Builder#timeout} overrides it.
          */
         public Builder callTimeout(Duration timeout) {
             this.callTimeout = checkTimeout(timeout);
@@ -204,7 +237,8 @@ public final class HttpClient implements AutoCloseable {
 
         /**
          * Default 10 s, as Go's {@code TLSHandshakeTimeout}: a handshake is two round trips; longer means the server
-         * is stuck, and a new connection is not worth waiting for. Null means none (the call timeout still applies).
+         * is stuck, and a new connection is not worth waiting for. {@link #NO_TIMEOUT} (or null) means none (the call
+         * timeout still applies).
          */
         public Builder tlsHandshakeTimeout(Duration timeout) {
             this.tlsHandshakeTimeout = checkTimeout(timeout);
@@ -238,8 +272,8 @@ public final class HttpClient implements AutoCloseable {
          * the answer does not come within min(interval, 10 s). An idle connection is woken from the watcher for it
          * (a virtual thread for the round trip, then it parks again), so dead peers and dropped NAT mappings are
          * found before a request is sent on them. Go's {@code ReadIdleTimeout} and OkHttp's {@code pingInterval}
-         * are off by default; a few bytes per idle connection every 30 s is cheap next to a failed request. Null
-         * disables it.
+         * are off by default; a few bytes per idle connection every 30 s is cheap next to a failed request.
+         * {@link #NO_TIMEOUT} (or null) disables it.
          */
         public Builder http2PingInterval(Duration interval) {
             this.http2PingInterval = checkTimeout(interval);
@@ -269,16 +303,17 @@ public final class HttpClient implements AutoCloseable {
             if (http2PriorKnowledge && !keepAlive) {
                 throw new IllegalStateException("http2PriorKnowledge needs keepAlive(true)");
             }
-            return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, callTimeout,
-                    tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock,
+            return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, writeTimeout,
+                    callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock,
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval));
         }
 
+        /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */
         private static Duration checkTimeout(Duration timeout) {
-            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-                throw new IllegalArgumentException("timeout must be positive (or null for none): " + timeout);
+            if (timeout != null && timeout.isNegative()) {
+                throw new IllegalArgumentException("timeout must be positive, or NO_TIMEOUT for none: " + timeout);
             }
-            return timeout;
+            return timeout == null || timeout.isZero() ? null : timeout;
         }
     }
 }

@@ -17,6 +17,8 @@ public final class HttpTimeoutException extends SocketTimeoutException {
         RESPONSE_HEADERS,
         /** {@link HttpClient.Builder#readTimeout}: no byte arrived for that long while reading. */
         READ,
+        /** {@link HttpClient.Builder#writeTimeout}: a write of the request stayed blocked that long. */
+        WRITE,
         /** {@link HttpClient.Builder#callTimeout} (or the request's own): the whole call took too long. */
         CALL
     }

@@ -50,7 +50,7 @@ final class RealCall {
         this.deadline = timeout == null ? Deadline.NONE
                 : Deadline.after(settings.nanoClock().getAsLong(), ClientSettings.nanos(timeout));
         this.timer = timeout == null ? null : new CallTimer(core.scheduler, ClientSettings.nanos(timeout));
-        this.context = new ExchangeContext(settings, trace, core.drainer, core.stats);
+        this.context = new ExchangeContext(settings, trace, core.drainer, core.stats, core.scheduler);
     }
 
     Response execute() throws IOException {
@@ -137,7 +137,9 @@ final class RealCall {
             copy.initCause(e);
             return copy;
         }
-        if (e instanceof ClosedByInterruptException) {
+        if (e instanceof ClosedByInterruptException
+                || (Thread.currentThread().isInterrupted() && e instanceof IOException
+                && !(e instanceof InterruptedIOException))) {
             InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
             interrupted.initCause(e);
             return interrupted;

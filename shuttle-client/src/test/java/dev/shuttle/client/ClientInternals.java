@@ -14,6 +14,11 @@ public final class ClientInternals {
     }
 
     @SuppressWarnings("exports")
+    public static dev.shuttle.client.internal.ClientSettings settings(HttpClient client) {
+        return client.core().settings;
+    }
+
+    @SuppressWarnings("exports")
     public static dev.shuttle.transport.BufferPool buffers(HttpClient client) {
         return client.core().buffers;
     }

@@ -347,6 +347,8 @@ final class GetCommand implements Callable<Integer> {
         static String explain(DrainOutcome outcome) {
             return switch (outcome) {
                 case COMPLETE -> "body read to its end, connection back in the pool";
+                case COMPLETE_CLOSED -> "body read to its end; the connection could not be reused (Connection: close,"
+                        + " HTTP/1.0, close-delimited body or bytes after the body): closed";
                 case REUSED_INLINE -> "the rest had already arrived and was drained inside close(): pooled";
                 case REUSED_ASYNC -> "drained in the background within the caps: pooled";
                 case ABANDONED_BYTES -> "more than the byte cap was left: connection closed";

@@ -239,6 +239,17 @@ class ShuttleCommandTest {
     }
 
     @Test
+    void getVerboseSaysAConnectionClosedByTheServerWasClosedNotPooled() throws Exception {
+        try (FixtureServer fixture = FixtureServer.start(0)) {
+            int code = run("get", "-v", "--repeat", "2", fixture.uri("/close?n=16").toString());
+            assertThat(code).as(stderr()).isZero();
+            assertThat(stderr()).contains("drain COMPLETE_CLOSED").contains("could not be reused")
+                    .contains("the previous one was closed: COMPLETE_CLOSED")
+                    .doesNotContain("connection back in the pool").doesNotContain("REUSED connection");
+        }
+    }
+
+    @Test
     void getPrintsTheStatusLineWithTheProtocolAndWithPriorKnowledgeSpeaksH2c() throws Exception {
         try (FixtureServer fixture = FixtureServer.start(0)) {
             String url = fixture.uri("/json").toString();

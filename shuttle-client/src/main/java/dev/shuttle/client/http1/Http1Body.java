@@ -13,8 +13,11 @@ import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.BodyInputStream;
 import dev.shuttle.wire.http1.Http1Source;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.SocketException;
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -25,7 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Lifecycle ({@link State}):
  * <pre>
- *   OPEN --read reaches the end: lease released (reusable)--> ENDED --close--> CLOSED  (COMPLETE)
+ *   OPEN --read reaches the end: lease released-------------> ENDED --close--> CLOSED  (COMPLETE, or
+ *                                                                                      COMPLETE_CLOSED when the
+ *                                                                                      connection was not reusable)
  *   OPEN --read fails: connection closed, lease released-----> FAILED --close--> CLOSED (ABANDONED_ERROR)
  *   OPEN --close before the end: {@link Drainer} takes the lease-------------> CLOSED   (its outcome)
  * </pre>
@@ -77,6 +82,8 @@ final class Http1Body implements DrainTarget, BodySource {
     private long bytesRead;
     /** Guarded by ioLock: the failure of a read, rethrown by later reads. */
     private IOException failure;
+    /** Guarded by ioLock: set when the body ended, whether its connection went back to the pool. */
+    private boolean releasedReusable;
     /** Test seam: runs in {@link #available()} before the lock is taken, to stage the body ending meanwhile. */
     Runnable beforeAvailableLock = () -> {
     };
@@ -183,17 +190,31 @@ final class Http1Body implements DrainTarget, BodySource {
         state = State.ENDED;
         onSettled.run(); // before the release: once released, the connection may be another call's
         // Bytes after the end of the body were never asked for: the connection cannot be trusted with another.
-        lease.release(reusable && connection.source().buffered() == 0);
+        releasedReusable = reusable && connection.source().buffered() == 0;
+        lease.release(releasedReusable);
     }
 
     private IOException failLocked(IOException e) {
         IOException cause = connection.abortReason();
         IOException reported = e;
-        if (cause instanceof HttpTimeoutException timeout) {
+        if (e instanceof ClosedByInterruptException
+                || (Thread.currentThread().isInterrupted() && !(e instanceof InterruptedIOException))) {
+            // The same exception as an interrupted send(): the channel reports an interrupt as a bare
+            // ClosedByInterruptException with no message, which callers would not recognise as one.
+            reported = new InterruptedIOException("interrupted while reading the response body (" + bytesRead
+                    + " bytes read); the connection was closed");
+            reported.initCause(e);
+        } else if (cause instanceof HttpTimeoutException timeout) {
             reported = new HttpTimeoutException(timeout.kind(), timeout.getMessage());
             reported.initCause(e);
         } else if (cause != null) {
             reported = new IOException(cause.getMessage(), e);
+        } else if (e instanceof SocketException) {
+            // The socket's own words ("Connection reset") without the when: say it was the body, and how far in.
+            // Still a SocketException, for callers that catch that type.
+            reported = new SocketException((e.getMessage() == null ? "socket error" : e.getMessage()) + " while reading the response body (" + bytesRead
+                    + " bytes read)");
+            reported.initCause(e);
         }
         failure = reported;
         state = State.FAILED;
@@ -249,7 +270,7 @@ final class Http1Body implements DrainTarget, BodySource {
         }
         state = State.CLOSED;
         switch (was) {
-            case ENDED -> finished(DrainOutcome.COMPLETE, 0);
+            case ENDED -> finished(releasedReusable ? DrainOutcome.COMPLETE : DrainOutcome.COMPLETE_CLOSED, 0);
             case FAILED -> finished(DrainOutcome.ABANDONED_ERROR, 0);
             case OPEN -> {
                 onSettled.run();

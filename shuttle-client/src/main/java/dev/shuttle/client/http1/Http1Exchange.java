@@ -34,6 +34,17 @@ import java.util.function.LongSupplier;
 final class Http1Exchange implements ExchangeCodec {
     /** Methods whose requests carry a body by definition: an empty one is sent as Content-Length: 0, as Go does. */
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+    /**
+     * Interim (1xx) responses accepted before the final one: Go's client fails after 5 ("too many 1xx informational
+     * responses"). A real server sends one 100 Continue, maybe a 103 Early Hints; a server sending them forever
+     * would otherwise keep the call alive past every read timeout.
+     */
+    static final int MAX_INTERIM_RESPONSES = 5;
+    /**
+     * A request head up to this size is written without a write timer: the kernel's send buffer (16 KiB at least on
+     * Linux, macOS and Windows) takes it whole, so the write cannot block, and the common GET pays for no timer.
+     */
+    private static final int UNGUARDED_WRITE_BYTES = 16 * 1024;
 
     private final Lease lease;
     private final Http1Connection connection;
@@ -81,6 +92,10 @@ final class Http1Exchange implements ExchangeCodec {
                 : fields(given, hasBody, length);
         byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), request.target(), HttpVersion.HTTP_1_1,
                 fields));
+        WriteGuard guard = settings.writeTimeout() != null && (hasBody || head.length > UNGUARDED_WRITE_BYTES)
+                ? WriteGuard.start(context.scheduler(), connection.transport(), lease, clock,
+                        ClientSettings.nanos(settings.writeTimeout()))
+                : null;
         try {
             if (!hasBody) {
                 // The head is the whole request: one write, straight from its array, no buffer to borrow.
@@ -92,6 +107,10 @@ final class Http1Exchange implements ExchangeCodec {
         } catch (IOException e) {
             trace.wroteRequest(e);
             throw e;
+        } finally {
+            if (guard != null) {
+                guard.cancel();
+            }
         }
         trace.wroteRequest(null);
     }
@@ -161,6 +180,9 @@ final class Http1Exchange implements ExchangeCodec {
             source.deadline(Deadline.after(clock.getAsLong(), headerTimeout.toNanos()),
                     HttpTimeoutException.Kind.RESPONSE_HEADERS);
         }
+        // Interim heads count against the head limit together, so many small ones cannot add up to more.
+        long headStart = source.bytesReceived() - source.buffered();
+        int interim = 0;
         try {
             while (true) {
                 ResponseHead head = connection.parser().parseResponse(source.buffer());
@@ -171,7 +193,18 @@ final class Http1Exchange implements ExchangeCodec {
                     if (!head.isInterim()) {
                         return head;
                     }
-                    continue; // 100 Continue, 103 Early Hints: the final head follows
+                    // 100 Continue, 103 Early Hints: the final head follows, within bounds.
+                    if (++interim > MAX_INTERIM_RESPONSES) {
+                        throw new IOException("too many 1xx informational responses: more than "
+                                + MAX_INTERIM_RESPONSES + " before the final response (last " + head.status() + ")");
+                    }
+                    long headBytes = source.bytesReceived() - source.buffered() - headStart;
+                    int maxBytes = settings.limits().maxHeaderBytes();
+                    if (headBytes > maxBytes) {
+                        throw new IOException("1xx informational responses larger than " + maxBytes
+                                + " bytes in all (ResponseLimits.maxHeaderBytes) before the final response");
+                    }
+                    continue;
                 }
                 int n = source.fill();
                 if (n < 0) {

@@ -31,6 +31,11 @@ final class ChunkedDecoder implements BodyDecoder {
     private LineReader trailerLines; // created only when a body has trailers
     private Headers.Builder trailerFields;
     private Headers trailers = Headers.EMPTY;
+    /**
+     * Malformed framing found after body bytes were produced by the same call: those bytes were valid, so the call
+     * returns them and the next call throws this. A reader gets every valid byte, then the error, never a silent end.
+     */
+    private Http1Exception deferred;
 
     ChunkedDecoder(Http1Limits limits) {
         this.limits = limits;
@@ -38,6 +43,7 @@ final class ChunkedDecoder implements BodyDecoder {
 
     @Override
     public int decode(ByteBuffer input, ByteBuffer output) throws Http1Exception {
+        throwDeferred();
         int written = 0;
         while (state != State.DONE && input.hasRemaining()) {
             if (state == State.DATA) {
@@ -49,8 +55,8 @@ final class ChunkedDecoder implements BodyDecoder {
                 input.position(input.position() + n);
                 consumed(n);
                 written += n;
-            } else {
-                framing(input);
+            } else if (!framingAfter(input, written)) {
+                break;
             }
         }
         return written;
@@ -58,6 +64,7 @@ final class ChunkedDecoder implements BodyDecoder {
 
     @Override
     public long skip(ByteBuffer input, long max) throws Http1Exception {
+        throwDeferred();
         long skipped = 0;
         while (state != State.DONE && input.hasRemaining()) {
             if (state == State.DATA) {
@@ -68,11 +75,34 @@ final class ChunkedDecoder implements BodyDecoder {
                 input.position(input.position() + n);
                 consumed(n);
                 skipped += n;
-            } else {
-                framing(input);
+            } else if (!framingAfter(input, skipped)) {
+                break;
             }
         }
         return skipped;
+    }
+
+    /**
+     * Consumes framing; on malformed framing after {@code produced} body bytes of this call, keeps the error for the
+     * next call and returns false, so the valid bytes reach the reader first.
+     */
+    private boolean framingAfter(ByteBuffer input, long produced) throws Http1Exception {
+        try {
+            framing(input);
+            return true;
+        } catch (Http1Exception e) {
+            if (produced == 0) {
+                throw e;
+            }
+            deferred = e;
+            return false;
+        }
+    }
+
+    private void throwDeferred() throws Http1Exception {
+        if (deferred != null) {
+            throw deferred;
+        }
     }
 
     private void consumed(int n) {
@@ -235,6 +265,7 @@ final class ChunkedDecoder implements BodyDecoder {
 
     @Override
     public void endOfInput() throws Http1Exception {
+        throwDeferred();
         if (state != State.DONE) {
             throw Http1Exception.badRequest("chunked body truncated: connection closed after " + bodyBytes
                     + " body bytes, before the last chunk" + (state == State.TRAILERS ? "'s trailers ended" : ""));

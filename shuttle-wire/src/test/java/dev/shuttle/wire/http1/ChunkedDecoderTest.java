@@ -232,6 +232,24 @@ class ChunkedDecoderTest {
         assertThat(decoder.trailers()).isEqualTo(Headers.of("Digest", "sha-256=abc"));
     }
 
+    @Test
+    void aMalformedChunkSizeAfterAValidChunkDeliversTheValidBytesFirstThenFails() throws Exception {
+        ByteBuffer input = buffer("5\r\nhello\r\nzz\r\n");
+        ByteBuffer output = ByteBuffer.allocate(64);
+
+        assertThat(decoder.decode(input, output)).isEqualTo(5);
+        assertThat(new String(output.array(), 0, 5, java.nio.charset.StandardCharsets.ISO_8859_1)).isEqualTo("hello");
+        assertThatThrownBy(() -> decoder.decode(input, output)).isInstanceOf(Http1Exception.class)
+                .hasMessageContaining("invalid chunk size");
+        assertThatThrownBy(decoder::endOfInput).hasMessageContaining("invalid chunk size");
+        assertThat(decoder.isComplete()).isFalse();
+
+        BodyDecoder skipping = BodyFraming.CHUNKED.newDecoder(LIMITS);
+        ByteBuffer again = buffer("5\r\nhello\r\nzz\r\n");
+        assertThat(skipping.skip(again, 100)).isEqualTo(5);
+        assertThatThrownBy(() -> skipping.skip(again, 100)).hasMessageContaining("invalid chunk size");
+    }
+
     private String decodeAll(ByteBuffer input) throws Http1Exception {
         return decodeAllWith(decoder, input);
     }
