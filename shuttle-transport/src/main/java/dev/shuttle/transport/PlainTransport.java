@@ -27,6 +27,16 @@ public final class PlainTransport extends Transport {
     }
 
     @Override
+    public boolean writesWhileParked() {
+        return true;
+    }
+
+    @Override
+    public int writeParked(byte[] bytes, int offset, int length) throws IOException {
+        return writeChannel(bytes, offset, length);
+    }
+
+    @Override
     public void shutdownOutput() throws IOException {
         channel.shutdownOutput();
     }

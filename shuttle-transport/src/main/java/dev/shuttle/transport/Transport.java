@@ -202,6 +202,44 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     }
 
     /** Writes every byte, stamping each slice for the write watchdog. */
+    /**
+     * Whether {@link #writeParked} can write while the channel is parked (non-blocking and registered with a
+     * watcher): plaintext can, TLS cannot (a record cut short by a full socket would have to wait somewhere).
+     */
+    public boolean writesWhileParked() {
+        return false;
+    }
+
+    /**
+     * For a transport shared with writers: writes with the channel itself, which works in either blocking mode, so a
+     * writer need not take a parked channel back from its watcher. Returns the bytes written: all of them, unless the
+     * channel is non-blocking and the socket's buffer filled, when the caller takes the channel back (blocking mode)
+     * and writes the rest with {@link #write}.
+     *
+     * @throws UnsupportedOperationException when {@link #writesWhileParked()} is false
+     */
+    public int writeParked(byte[] bytes, int offset, int length) throws IOException {
+        throw new UnsupportedOperationException("this transport cannot write while parked");
+    }
+
+    /** The channel write behind {@link #writeParked}, stamped for the write watchdog and counted. */
+    final int writeChannel(byte[] bytes, int offset, int length) throws IOException {
+        java.nio.ByteBuffer source = java.nio.ByteBuffer.wrap(bytes, offset, length);
+        writeStartedNanos = nanoClock.getAsLong();
+        try {
+            while (source.hasRemaining()) {
+                if (channel.write(source) == 0) {
+                    break; // non-blocking and the socket buffer is full
+                }
+            }
+        } finally {
+            writeStartedNanos = NOT_WRITING;
+        }
+        int written = length - source.remaining();
+        bytesSent += written;
+        return written;
+    }
+
     final void writeSocket(byte[] bytes, int offset, int length) throws IOException {
         int end = offset + length;
         while (offset < end) {

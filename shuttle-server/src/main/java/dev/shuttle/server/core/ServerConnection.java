@@ -445,23 +445,57 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
                 throw new ClosedChannelException();
             }
             writers++;
-            if (ticket != null) {
-                ReadinessWatcher.Ticket parkedTicket = ticket;
-                ticket = null;
-                if (context.watcher.unpark(parkedTicket)) {
-                    // No reader: the connection stays without one, IDLE while written to, parked again after.
-                    parkWhenQuiet = true;
-                    pendingParkDeadline = parkDeadline;
-                    transitionLocked(ConnectionState.PARKED, ConnectionState.IDLE);
-                } else {
-                    // Readiness came first: a reader thread is starting (woken()); it decides about parking.
-                    readerRunning = true;
-                }
+            if (ticket != null && !transport.writesWhileParked()) {
+                takeBackLocked();
             }
         } finally {
             stateLock.unlock();
         }
         deliverEvents();
+    }
+
+    /**
+     * A writer's bytes (between {@link #beginWrite()} and {@link #endWrite()}). On a plaintext connection parked in
+     * the watcher, they go out through the non-blocking channel without taking it back: a small response to a
+     * parked HTTP/2 connection costs no wake-up of the watcher and no state change. Only when the socket's buffer is
+     * full is the channel taken back, and the rest written blocking.
+     */
+    public void writeShared(byte[] bytes, int offset, int length) throws IOException {
+        Transport current = transport;
+        if (!current.writesWhileParked()) {
+            current.write(bytes, offset, length);
+            return;
+        }
+        int written = current.writeParked(bytes, offset, length);
+        if (written < length) {
+            stateLock.lock();
+            try {
+                if (ticket != null) {
+                    takeBackLocked();
+                }
+            } finally {
+                stateLock.unlock();
+            }
+            deliverEvents();
+            // In blocking mode now (taken back, or a reader has it): the socket adaptor writes the rest.
+            current.write(bytes, offset + written, length - written);
+        }
+    }
+
+    /** Takes the parked channel back from the watcher for a writer; blocking mode afterwards. */
+    private void takeBackLocked() {
+        assert stateLock.isHeldByCurrentThread();
+        ReadinessWatcher.Ticket parkedTicket = ticket;
+        ticket = null;
+        if (context.watcher.unpark(parkedTicket)) {
+            // No reader: the connection stays without one, IDLE while written to, parked again after.
+            parkWhenQuiet = true;
+            pendingParkDeadline = parkDeadline;
+            transitionLocked(ConnectionState.PARKED, ConnectionState.IDLE);
+        } else {
+            // Readiness came first: a reader thread is starting (woken()); it decides about parking.
+            readerRunning = true;
+        }
     }
 
     /** After {@link #beginWrite()}: the last writer of a connection without a reader parks it. */

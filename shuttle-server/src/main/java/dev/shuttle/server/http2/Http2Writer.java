@@ -15,8 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Everything that leaves an HTTP/2 connection, from any thread: the reader's control frames and every handler's
  * HEADERS and DATA. One write lock orders the frames and guards the HPACK encoder (blocks must reach the peer in the
  * order they were encoded). Each write goes through the connection's park gate
- * ({@link ServerConnection#beginWrite}), so a handler that writes to a parked connection takes it back from the
- * watcher first, and the connection parks again after the last writer: no write is stranded behind a park.
+ * ({@link ServerConnection#beginWrite}, {@link ServerConnection#writeShared}): on plaintext a write to a parked
+ * connection goes out through the non-blocking channel as it is, taking the channel back from the watcher only if
+ * the socket's buffer fills; over TLS the writer takes it back first, and the connection parks again after the last
+ * writer. Either way no write is stranded behind a park.
  *
  * <p>Frames are encoded into a buffer borrowed from the pool for the one write and returned after it, so a
  * connection holds no write buffer between writes.
@@ -179,7 +181,7 @@ final class Http2Writer {
         out.flip();
         try {
             int length = out.remaining();
-            connection.transport().write(out.array(), out.arrayOffset() + out.position(), length);
+            connection.writeShared(out.array(), out.arrayOffset() + out.position(), length);
             connection.output().countWritten(length);
         } catch (IOException e) {
             connection.closeNow();

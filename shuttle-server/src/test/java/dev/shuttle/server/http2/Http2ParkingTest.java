@@ -59,6 +59,35 @@ class Http2ParkingTest {
     }
 
     @Test
+    void aHandlerWritingToAParkedH2cConnectionWritesWithoutWakingIt() throws Exception {
+        // Plaintext: the frames go out through the parked, non-blocking channel; the connection stays PARKED and the
+        // watcher is not involved (no PARKED -> IDLE -> PARKED round trip per response).
+        CountDownLatch parked = new CountDownLatch(1);
+        List<String> transitions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (HttpServer server = HttpServer.builder()
+                .connectionListener((connection, from, to) -> {
+                    transitions.add(from + "->" + to);
+                    if (to == ConnectionState.PARKED) {
+                        parked.countDown();
+                    }
+                })
+                .handler((request, response) -> {
+                    if (!parked.await(10, TimeUnit.SECONDS)) {
+                        throw new AssertionError("the connection never parked");
+                    }
+                    response.send("written while parked");
+                }).start();
+             FrameClient client = new FrameClient(server.localAddress())) {
+            client.send(client.request(1, "/", true));
+            FrameClient.StreamOutcome outcome = client.awaitStream(1);
+            assertThat(outcome.status()).isEqualTo(200);
+            assertThat(new String(outcome.body(), StandardCharsets.UTF_8)).isEqualTo("written while parked");
+            assertThat(transitions).doesNotContain("PARKED->IDLE");
+            assertThat(server.stats().parked()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aConnectionWhoseLastStreamEndedWhileParkedClosesAtTheIdleTimeout() throws Exception {
         // The reader parks while the handler runs; the handler's write re-parks the connection after it. That park
         // must still end at the idle timeout, though no stream remains and no byte will come.
@@ -111,11 +140,14 @@ class Http2ParkingTest {
         }
     }
 
-    @Test
-    void manyStreamsWithHandlersWritingAfterRandomDelaysAllComplete() throws Exception {
+    /** Over TLS handlers take the parked channel back to write; over h2c (reached by Upgrade) they write through it. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"https", "http"})
+    void manyStreamsWithHandlersWritingAfterRandomDelaysAllComplete(String scheme) throws Exception {
         int clients = 4;
         int requestsPerClient = 250;
-        try (HttpServer server = HttpServer.builder().tls(CERTIFICATE.serverContext())
+        try (HttpServer server = (scheme.equals("https") ? HttpServer.builder().tls(CERTIFICATE.serverContext())
+                : HttpServer.builder())
                 // the JDK client fails, rather than queues, streams beyond the server's limit
                 .http2(dev.shuttle.server.Http2Options.builder().maxConcurrentStreams(requestsPerClient).build())
                 .handler((request, response) -> {
@@ -138,12 +170,12 @@ class Http2ParkingTest {
                 opened.add(client);
                 // One request first: the JDK client opens a connection per request until its first HTTP/2
                 // connection to an origin is up.
-                client.send(HttpRequest.newBuilder(URI.create("https://localhost:" + server.port() + "/warm"))
+                client.send(HttpRequest.newBuilder(URI.create(scheme + "://localhost:" + server.port() + "/warm"))
                         .build(), HttpResponse.BodyHandlers.discarding());
                 for (int r = 0; r < requestsPerClient; r++) {
                     String path = "/c" + c + "/r" + r;
                     checks.add(client.sendAsync(HttpRequest.newBuilder(
-                                    URI.create("https://localhost:" + server.port() + path)).build(),
+                                    URI.create(scheme + "://localhost:" + server.port() + path)).build(),
                             HttpResponse.BodyHandlers.ofString()).thenAccept(response -> {
                         assertThat(response.statusCode()).isEqualTo(200);
                         assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
