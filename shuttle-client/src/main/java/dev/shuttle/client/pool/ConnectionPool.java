@@ -829,6 +829,22 @@ public final class ConnectionPool implements AutoCloseable {
         }
     }
 
+    /** One origin's counters read under one hold of the lock (for the model test of the pool). */
+    record Counts(int total, int idle, int leased, int draining, int dialing, int waiting) {
+    }
+
+    /** The counters of {@code origin}, all zero when the pool does not know it (it is not created here). */
+    Counts counts(Origin origin) {
+        lock.lock();
+        try {
+            OriginPool pool = origins.get(origin);
+            return pool == null ? new Counts(0, 0, 0, 0, 0, 0) : new Counts(pool.total, pool.idle.size(), pool.leased,
+                    pool.draining.size(), pool.dialing, pool.waiters.size());
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Idle connections across all origins. */
     public int idleCount() {
         lock.lock();

@@ -1,6 +1,7 @@
 package dev.shuttle.client.pool;
 
 import dev.shuttle.client.PoolConfig;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,13 +39,28 @@ final class IdleConnections {
     }
 
     /**
-     * Adds {@code entry} (already IDLE) as the most recent, then trims: beyond the origin's limit (its decayed peak
-     * concurrency, or the fixed {@code maxIdlePerHost}) its oldest go, beyond {@code maxIdleTotal} the least recently
-     * used across all origins.
+     * Adds {@code entry} (already IDLE) in its place by idle time (the front, unless the watcher handed it back), then
+     * trims: beyond the origin's limit (its decayed peak concurrency, or the fixed {@code maxIdlePerHost}) its oldest
+     * go, beyond {@code maxIdleTotal} the least recently used across all origins.
      */
     void pushLocked(OriginPool pool, PoolEntry entry, long now, Collection<OriginPool> all, List<PoolEntry> evicted) {
         assert lock.isHeldByCurrentThread();
-        pool.idle.addFirst(entry);
+        // Keep the list ordered by idle time: expiry, watching and eviction read it from its old end. An entry the
+        // watcher handed back keeps its old idle time (ConnectionPool.idleConnectionWoke) and goes behind the younger
+        // ones; put at the front, it stopped maintenance from watching those behind it and stayed past its expiry.
+        PoolEntry younger = pool.idle.peekFirst();
+        if (younger != null && younger.idleSince > entry.idleSince) {
+            List<PoolEntry> ahead = new ArrayList<>();
+            while ((younger = pool.idle.peekFirst()) != null && younger.idleSince > entry.idleSince) {
+                ahead.add(pool.idle.pollFirst());
+            }
+            pool.idle.addFirst(entry);
+            for (int i = ahead.size() - 1; i >= 0; i--) {
+                pool.idle.addFirst(ahead.get(i));
+            }
+        } else {
+            pool.idle.addFirst(entry);
+        }
         count++;
         int allowed = config.adaptiveIdle() ? pool.peak.allowance(now) : config.maxIdlePerHost();
         while (pool.idle.size() > allowed) {

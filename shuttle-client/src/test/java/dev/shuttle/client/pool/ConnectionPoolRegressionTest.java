@@ -1,0 +1,106 @@
+package dev.shuttle.client.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.Origin;
+import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.StatsRecorder;
+import dev.shuttle.client.testing.ManualScheduler;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Bugs {@link ConnectionPoolModelTest} found, each shrunk to the few steps that show it. */
+class ConnectionPoolRegressionTest {
+    private static final Origin ORIGIN = new Origin("http", "example.test", 80);
+    private static final long MS = 1_000_000L;
+    private static final long SECOND = 1_000 * MS;
+
+    private final AtomicLong now = new AtomicLong(1_000 * SECOND);
+    private final AtomicLong ids = new AtomicLong();
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final ConnectionPool pool = new ConnectionPool(
+            PoolConfig.builder().maxIdlePerHost(2).idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults(),
+            (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
+            new StatsRecorder());
+
+    @AfterEach
+    void everyLeaseWentBack() {
+        pool.close();
+        assertThat(pool.releases()).isEqualTo(pool.checkouts());
+    }
+
+    private Lease acquire() throws IOException {
+        return pool.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+    }
+
+    /**
+     * A watched connection that the watcher handed back although nothing was wrong (a TLS session ticket, say) went
+     * back to the front of the idle list with its old idle time, ahead of younger connections. Maintenance reads the
+     * list as ordered by idle time, so it then stopped watching at that connection, and the younger one behind it was
+     * never watched: a server closing it went unnoticed until the next checkout or its expiry.
+     */
+    @Test
+    void aConnectionIdleBehindOneTheWatcherHandedBackIsStillWatched() throws Exception {
+        Lease a = acquire();
+        Lease b = acquire();
+        a.release(true);
+        now.addAndGet(500 * MS);
+        b.release(true);
+        now.addAndGet(500 * MS);
+        scheduler.runPending(); // a has been idle 1 s: watched; b not yet
+        FakeConnection first = (FakeConnection) a.connection();
+        FakeConnection second = (FakeConnection) b.connection();
+        assertThat(first.watched).isTrue();
+        assertThat(second.watched).isFalse();
+        now.addAndGet(200 * MS);
+        first.watched = false; // the watcher gives a back by itself; it is healthy, and watched again
+        first.onWake.run();
+        assertThat(first.watched).isTrue();
+        now.addAndGet(300 * MS);
+        scheduler.runPending(); // b has been idle 1 s now
+        assertThat(second.watched).as("b, idle for 1 s, is watched").isTrue();
+    }
+
+    /** The same reordering kept the connection handed back open past its idle timeout, until the younger expired. */
+    @Test
+    void aConnectionTheWatcherHandedBackStillExpiresOnTime() throws Exception {
+        Lease a = acquire();
+        Lease b = acquire();
+        a.release(true);
+        now.addAndGet(5 * SECOND);
+        b.release(true);
+        now.addAndGet(SECOND);
+        scheduler.runPending(); // both watched
+        FakeConnection first = (FakeConnection) a.connection();
+        first.watched = false;
+        first.onWake.run(); // handed back, healthy: idle again, with its idle time of 6 s
+        now.addAndGet(4 * SECOND);
+        pool.maintain(now.get()); // a has been idle 10 s
+        assertThat(first.closed).as("a expired after the idle timeout").isTrue();
+        assertThat(((FakeConnection) b.connection()).closed).isFalse();
+        assertThat(pool.idleCount()).isEqualTo(1);
+    }
+
+    /** And a checkout takes the most recently idle connection, not the one the watcher handed back. */
+    @Test
+    void aCheckoutStillTakesTheMostRecentlyIdleConnection() throws Exception {
+        Lease a = acquire();
+        Lease b = acquire();
+        a.release(true);
+        now.addAndGet(SECOND);
+        scheduler.runPending(); // a watched
+        b.release(true);
+        FakeConnection first = (FakeConnection) a.connection();
+        first.watched = false;
+        first.onWake.run();
+        Lease next = acquire();
+        assertThat(next.connection()).isSameAs(b.connection());
+        next.release(true);
+    }
+}
