@@ -314,7 +314,9 @@ class Http1BodyModelTest {
                 case CLOSED -> {
                     return;
                 }
-                case ENDED -> decided(Set.of(DrainOutcome.COMPLETE), null);
+                // Read to its end: the outcome says whether the connection went back to the pool or was closed.
+                case ENDED -> decided(Set.of(setup.reusable() ? DrainOutcome.COMPLETE : DrainOutcome.COMPLETE_CLOSED),
+                        null);
                 case FAILED -> decided(Set.of(DrainOutcome.ABANDONED_ERROR), null);
                 case OPEN -> closeEarly();
             }
