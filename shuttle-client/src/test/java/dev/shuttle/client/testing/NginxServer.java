@@ -70,6 +70,12 @@ public final class NginxServer implements AutoCloseable {
      * one such as /tmp) is made readable to everyone. A port taken between choosing it and nginx binding it is retried.
      */
     public static NginxServer start(Path nginx, Path dir, SelfSignedCertificate certificate) throws IOException {
+        return start(nginx, dir, certificate, false);
+    }
+
+    /** As {@link #start(Path, Path, SelfSignedCertificate)}, with HTTP/2 offered in ALPN when {@code http2}. */
+    public static NginxServer start(Path nginx, Path dir, SelfSignedCertificate certificate, boolean http2)
+            throws IOException {
         Files.createDirectories(dir.resolve("www"));
         Files.createDirectories(dir.resolve("tmp"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -79,7 +85,7 @@ public final class NginxServer implements AutoCloseable {
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             int port = freePort();
             Path config = dir.resolve("nginx.conf");
-            Files.writeString(config, config(dir, port), StandardCharsets.US_ASCII);
+            Files.writeString(config, config(dir, port, http2), StandardCharsets.US_ASCII);
             Files.deleteIfExists(dir.resolve("error.log"));
             Process process = new ProcessBuilder(nginx.toString(), "-p", dir.toString(), "-c", config.toString(),
                     "-e", dir.resolve("error.log").toString())
@@ -104,7 +110,7 @@ public final class NginxServer implements AutoCloseable {
         }
     }
 
-    static String config(Path dir, int port) {
+    static String config(Path dir, int port, boolean http2) {
         return """
                 worker_processes 1;
                 daemon off;
@@ -130,7 +136,7 @@ public final class NginxServer implements AutoCloseable {
                     ssl_session_timeout 10m;
                     ssl_session_tickets on;
                     server {
-                        listen 127.0.0.1:%2$d ssl;
+                        listen 127.0.0.1:%2$d ssl%3$s;
                         server_name localhost;
                         ssl_certificate %1$s/chain.pem;
                         ssl_certificate_key %1$s/key.pem;
@@ -145,7 +151,7 @@ public final class NginxServer implements AutoCloseable {
                         }
                     }
                 }
-                """.formatted(dir, port);
+                """.formatted(dir, port, http2 ? " http2" : "");
     }
 
     /** Polls the port until nginx accepts, or fails with its error log when it exited or never listened. */
