@@ -286,6 +286,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     if (back) {
                         io = Io.ACTIVE; // ours again: no reader runs; one is started below
                         ioChanged.signalAll();
+                        writer.resumeLocked(); // credit queued while parked leaves before the HEADERS
                     } // else the watcher handed it to onWake, which makes it ACTIVE with a reader
                 } else {
                     queuedStreams++;
@@ -325,6 +326,12 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         awaitingServer++;
         stream.changed.signalAll();
         return true;
+    }
+
+    /** Whether the writer may use the channel: only while ACTIVE (else the watcher holds it, or it is closed). */
+    boolean channelWritableLocked() {
+        assert lock.isHeldByCurrentThread();
+        return io == Io.ACTIVE;
     }
 
     /**
@@ -749,6 +756,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                 readerRunning = false;
             } else {
                 readerRunning = true;
+                writer.resumeLocked(); // frames queued while parked (returned credit)
             }
         } finally {
             lock.unlock();

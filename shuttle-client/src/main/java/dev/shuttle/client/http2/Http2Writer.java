@@ -83,14 +83,26 @@ final class Http2Writer {
         this.room = lock.newCondition();
     }
 
-    /** Queues {@code item} and starts the writer thread if none runs. Never blocks. */
+    /**
+     * Queues {@code item} and starts the writer thread if none runs and the channel is the connection's to write.
+     * Never blocks. While the connection is parking, parked or being unparked the channel belongs to the watcher
+     * (non-blocking, registered): a write then fails with {@code IllegalBlockingModeException} and kills the
+     * connection. The only frames queued then are WINDOW_UPDATEs for bytes a caller read or dropped after the last
+     * stream ended; they wait here and leave first when the connection is active again ({@link #resumeLocked}).
+     */
     void enqueueLocked(Outbound item) {
         assert lock.isHeldByCurrentThread();
         queue.add(item);
         if (item instanceof DataOut data) {
             queuedData += data.payload().remaining();
         }
-        if (!running) {
+        resumeLocked();
+    }
+
+    /** Starts the writer thread if frames wait, none runs, and the connection owns its channel (ACTIVE). */
+    void resumeLocked() {
+        assert lock.isHeldByCurrentThread();
+        if (!running && !queue.isEmpty() && connection.channelWritableLocked()) {
             running = true;
             Thread.ofVirtual().name("shuttle-h2-writer-" + connection.id()).start(this::run);
         }

@@ -266,4 +266,47 @@ class Http2FaultsTest {
         }
         assertThat(client.stats().connectionsOpened()).isEqualTo(1);
     }
+
+    @Test
+    void creditReturnedWhileTheConnectionIsParkedWaitsForItToBeActiveAgain() throws Exception {
+        // Eight 1 MiB bodies arrive whole and are closed unread after the connection parked: the eighth brings the
+        // dropped bytes to half the 16 MiB connection window, so a WINDOW_UPDATE falls due while the watcher holds
+        // the (non-blocking) channel. A writer started then failed with IllegalBlockingModeException and took the
+        // connection down; the update must wait for the next stream instead.
+        byte[] mebibyte = new byte[1 << 20];
+        ScriptedH2Peer.Conn conn = null;
+        Http2Connection connection = null;
+        for (int i = 0; i < 8; i++) {
+            CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/mib/" + i)));
+            if (conn == null) {
+                conn = peer.accept();
+            }
+            ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+            conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "" + mebibyte.length), false);
+            conn.sendData(request.streamId(), mebibyte, true);
+            Response response = call.get(5, TimeUnit.SECONDS);
+            Http2Connection parked = onlyConnection();
+            connection = parked;
+            Await.until("parked with the body unread", () -> parked.ioState() == Http2Connection.Io.PARKED
+                    && !parked.hasThreads());
+            response.close();
+            Await.until("no writer", () -> !parked.hasThreads());
+            assertThat(parked.ioState()).as("after close " + i).isEqualTo(Http2Connection.Io.PARKED);
+        }
+        assertThat(connection.isHealthy()).isTrue();
+        assertThat(client.stats().drains(DrainOutcome.REUSED_INLINE)).isEqualTo(8);
+
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        assertThat(conn.connectionCredit()).as("the initial widening, then the queued 8 MiB before the HEADERS")
+                .isEqualTo((16 << 20) - 65_535 + (8 << 20));
+        conn.respond(request.streamId(), 200, "same connection");
+        try (Response r = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("same connection");
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        assertThat(trace.retries.get()).isZero();
+        ClientInternals.awaitSettled(client);
+    }
+
 }
