@@ -328,6 +328,14 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         return true;
     }
 
+    /** The writer stopped with these HEADERS still queued (the connection failed): their stream fails, unprocessed. */
+    void headersDroppedLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        queuedStreams--;
+        failStreamLocked(stream, failure != null ? failure
+                : new IOException("HTTP/2 connection to " + origin + " closed before the request was sent"), true);
+    }
+
     /** Whether the writer may use the channel: only while ACTIVE (else the watcher holds it, or it is closed). */
     boolean channelWritableLocked() {
         assert lock.isHeldByCurrentThread();

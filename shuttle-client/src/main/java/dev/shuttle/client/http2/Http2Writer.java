@@ -74,6 +74,8 @@ final class Http2Writer {
     private final Condition room;
     /** Guarded by lock: whether the writer thread exists. */
     private boolean running;
+    /** Tests only; null otherwise. */
+    private volatile Runnable beforeWrite;
 
     Http2Writer(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
         this.connection = connection;
@@ -168,7 +170,11 @@ final class Http2Writer {
         }
     }
 
-    /** The connection is done: drop what is still queued and wake callers waiting for room. */
+    /**
+     * The connection is done: drop what is still queued and wake callers waiting for room. A stream whose HEADERS
+     * are dropped is in no map the connection's failure went through, and its caller waits for them to be written:
+     * it fails here, as unprocessed (nothing of it left).
+     */
     private void stop() {
         lock.lock();
         try {
@@ -176,6 +182,8 @@ final class Http2Writer {
             for (Outbound item : queue) {
                 if (item instanceof DataOut data) {
                     buffers.release(data.payload());
+                } else if (item instanceof HeadersOut headers) {
+                    connection.headersDroppedLocked(headers.stream());
                 }
             }
             queue.clear();
@@ -275,7 +283,16 @@ final class Http2Writer {
         }
     }
 
+    /** For tests: runs on the writer thread before each socket write (to stage a failure behind queued frames). */
+    void beforeWrite(Runnable hook) {
+        this.beforeWrite = hook;
+    }
+
     private void write(ByteBuffer buffer) throws IOException {
+        Runnable hook = beforeWrite;
+        if (hook != null) {
+            hook.run();
+        }
         transport.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
     }
 }

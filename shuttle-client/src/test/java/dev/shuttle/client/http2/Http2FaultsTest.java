@@ -25,7 +25,10 @@ import dev.shuttle.wire.http2.RstStreamFrame;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -307,6 +310,59 @@ class Http2FaultsTest {
         assertThat(client.stats().connectionsOpened()).isEqualTo(1);
         assertThat(trace.retries.get()).isZero();
         ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void headersQueuedBehindAFailingWriteFailAsUnprocessedInsteadOfWaitingForever() throws Exception {
+        CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        conn.respond(conn.expectRequest().streamId(), 200, "first");
+        first.get(5, TimeUnit.SECONDS).close();
+        Http2Connection connection = onlyConnection();
+
+        // The writer stops before its next socket write, with A's HEADERS in hand, until B's are queued behind.
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        connection.writer.beforeWrite(() -> {
+            writing.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<Response> a = client.sendAsync(Request.get(peer.url("/a")));
+        assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
+        RecordingTrace traceB = new RecordingTrace();
+        CompletableFuture<Response> b = client.sendAsync(Request.newBuilder(peer.url("/b")).trace(traceB).build());
+        Await.until("B's HEADERS queued", () -> traceB.events.contains("wroteHeaders"));
+        connection.transport.close(); // the write fails: the connection with it
+        connection.writer.beforeWrite(null);
+        release.countDown();
+
+        // Whatever is retried lands on a new connection; B must be among it, not wait for a writer that is gone.
+        ScriptedH2Peer.Conn conn2 = peer.accept();
+        Thread server = Thread.ofVirtual().start(() -> {
+            try {
+                while (true) {
+                    ScriptedH2Peer.ReceivedRequest request = conn2.expectRequest();
+                    conn2.respond(request.streamId(), 200, "retried " + request.fields().get(":path"));
+                }
+            } catch (IOException | AssertionError e) {
+                // the client went away
+            }
+        });
+        try (Response r = b.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("retried /b");
+        }
+        assertThat(traceB.retryCauses).singleElement().isNotInstanceOf(HttpTimeoutException.class);
+        try {
+            a.get(5, TimeUnit.SECONDS).close();
+        } catch (ExecutionException e) {
+            // A's HEADERS were in the failed write: it may fail or be retried; either way it ends
+        }
+        client.close();
+        server.join(10_000);
     }
 
 }
