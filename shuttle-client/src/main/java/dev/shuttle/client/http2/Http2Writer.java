@@ -134,7 +134,7 @@ final class Http2Writer {
                 lock.lock();
                 try {
                     item = queue.poll();
-                    if (item == null && out.position() == 0) {
+                    if (item == null && out.position() == 0 && ended.isEmpty()) {
                         running = false;
                         connection.writerStoppedLocked();
                         return;
@@ -209,7 +209,7 @@ final class Http2Writer {
                     ByteBuffer large = ByteBuffer.allocate(length);
                     Http2FrameWriter.writeHeaderBlock(large, headers.stream().id, block, headers.endStream(),
                             maxFrameSize);
-                    write(large);
+                    write(large.flip());
                 } else {
                     ensureRoom(out, length, ended);
                     Http2FrameWriter.writeHeaderBlock(out, headers.stream().id, block, headers.endStream(),

@@ -365,4 +365,19 @@ class Http2FaultsTest {
         server.join(10_000);
     }
 
+    @Test
+    void headersLargerThanTheWriteBufferReportTheirEndStreamWritten() throws Exception {
+        // A block over the writer's 17 KiB buffer is written from an array of its own; its END_STREAM must still be
+        // reported, or the caller waits in awaitEndWritten for ever.
+        CompletableFuture<Response> call = client.sendAsync(Request.newBuilder(peer.url("/big-headers"))
+                .header("x-big", "x".repeat(30_000)).build());
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        assertThat(request.endStream()).isTrue();
+        conn.respond(request.streamId(), 200, "big");
+        try (Response r = call.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("big");
+        }
+        ClientInternals.awaitSettled(client);
+    }
 }
