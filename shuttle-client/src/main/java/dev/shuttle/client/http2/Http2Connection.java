@@ -131,6 +131,10 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         this.options = options;
         this.writer = new Http2Writer(this, lock, transport, buffers);
         this.reader = new Http2Reader(this);
+        // The writer thread writes while a reader reads. A non-blocking read (a reader woken by readiness) must then
+        // not switch the channel's blocking mode: a write starting meanwhile failed with IllegalBlockingModeException
+        // and took the connection down.
+        transport.shareWithWriters();
         this.receiveWindow = new Http2Window(0, options.connectionWindow());
         this.receivePolicy = new WindowUpdatePolicy(options.connectionWindow());
     }

@@ -380,4 +380,20 @@ class Http2FaultsTest {
         }
         ClientInternals.awaitSettled(client);
     }
+
+    @Test
+    void aParkedConnectionWhoseServerClosesItIsClosedNotWokenForEver() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        conn.respond(conn.expectRequest().streamId(), 200, "one");
+        call.get(5, TimeUnit.SECONDS).close();
+        Http2Connection connection = onlyConnection();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        // The reader shares the channel with the writer, so its non-blocking read cannot see the end of the stream;
+        // without a short blocking read to tell, the woken connection would park again and be woken again.
+        assertThat(connection.transport.isSharedWithWriters()).isTrue();
+        conn.close();
+        Await.until("closed", () -> connection.ioState() == Http2Connection.Io.CLOSED && !connection.hasThreads());
+        assertThat(connection.isHealthy()).isFalse();
+    }
 }
