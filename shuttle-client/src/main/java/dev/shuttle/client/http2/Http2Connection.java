@@ -131,6 +131,10 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         this.options = options;
         this.writer = new Http2Writer(this, lock, transport, buffers);
         this.reader = new Http2Reader(this);
+        // The writer thread writes while a reader reads. A non-blocking read (a reader woken by readiness) must then
+        // not switch the channel's blocking mode: a write starting meanwhile failed with IllegalBlockingModeException
+        // and took the connection down.
+        transport.shareWithWriters();
         this.receiveWindow = new Http2Window(0, options.connectionWindow());
         this.receivePolicy = new WindowUpdatePolicy(options.connectionWindow());
     }
@@ -286,6 +290,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     if (back) {
                         io = Io.ACTIVE; // ours again: no reader runs; one is started below
                         ioChanged.signalAll();
+                        writer.resumeLocked(); // credit queued while parked leaves before the HEADERS
                     } // else the watcher handed it to onWake, which makes it ACTIVE with a reader
                 } else {
                     queuedStreams++;
@@ -325,6 +330,20 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         awaitingServer++;
         stream.changed.signalAll();
         return true;
+    }
+
+    /** The writer stopped with these HEADERS still queued (the connection failed): their stream fails, unprocessed. */
+    void headersDroppedLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        queuedStreams--;
+        failStreamLocked(stream, failure != null ? failure
+                : new IOException("HTTP/2 connection to " + origin + " closed before the request was sent"), true);
+    }
+
+    /** Whether the writer may use the channel: only while ACTIVE (else the watcher holds it, or it is closed). */
+    boolean channelWritableLocked() {
+        assert lock.isHeldByCurrentThread();
+        return io == Io.ACTIVE;
     }
 
     /**
@@ -749,6 +768,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                 readerRunning = false;
             } else {
                 readerRunning = true;
+                writer.resumeLocked(); // frames queued while parked (returned credit)
             }
         } finally {
             lock.unlock();

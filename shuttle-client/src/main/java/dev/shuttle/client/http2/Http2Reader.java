@@ -153,11 +153,28 @@ final class Http2Reader {
         int n;
         try {
             n = connection.transport.readNow(buffer);
+            if (n == 0 && connection.transport.isSharedWithWriters()) {
+                n = tellEndFromNothing();
+            }
         } finally {
             buffer.flip();
         }
         if (n < 0) {
             throw new EOFException("the server closed the HTTP/2 connection");
+        }
+    }
+
+    /**
+     * Readiness, yet nothing to read: the transport's non-blocking read cannot see the end of the stream while
+     * writers share the channel ({@code Transport.shareWithWriters}), so a 1 ms blocking read tells a server that
+     * closed (-1) from a wake-up without application bytes (0), as the server does. Otherwise a closed connection
+     * would be woken, find nothing and park again, for ever. Only this rare path pays for it.
+     */
+    private int tellEndFromNothing() throws IOException {
+        try {
+            return connection.transport.read(buffer, 1);
+        } catch (SocketTimeoutException e) {
+            return 0;
         }
     }
 

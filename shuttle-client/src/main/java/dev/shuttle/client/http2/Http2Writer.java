@@ -74,6 +74,8 @@ final class Http2Writer {
     private final Condition room;
     /** Guarded by lock: whether the writer thread exists. */
     private boolean running;
+    /** Tests only; null otherwise. */
+    private volatile Runnable beforeWrite;
 
     Http2Writer(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
         this.connection = connection;
@@ -83,14 +85,26 @@ final class Http2Writer {
         this.room = lock.newCondition();
     }
 
-    /** Queues {@code item} and starts the writer thread if none runs. Never blocks. */
+    /**
+     * Queues {@code item} and starts the writer thread if none runs and the channel is the connection's to write.
+     * Never blocks. While the connection is parking, parked or being unparked the channel belongs to the watcher
+     * (non-blocking, registered): a write then fails with {@code IllegalBlockingModeException} and kills the
+     * connection. The only frames queued then are WINDOW_UPDATEs for bytes a caller read or dropped after the last
+     * stream ended; they wait here and leave first when the connection is active again ({@link #resumeLocked}).
+     */
     void enqueueLocked(Outbound item) {
         assert lock.isHeldByCurrentThread();
         queue.add(item);
         if (item instanceof DataOut data) {
             queuedData += data.payload().remaining();
         }
-        if (!running) {
+        resumeLocked();
+    }
+
+    /** Starts the writer thread if frames wait, none runs, and the connection owns its channel (ACTIVE). */
+    void resumeLocked() {
+        assert lock.isHeldByCurrentThread();
+        if (!running && !queue.isEmpty() && connection.channelWritableLocked()) {
             running = true;
             Thread.ofVirtual().name("shuttle-h2-writer-" + connection.id()).start(this::run);
         }
@@ -120,7 +134,7 @@ final class Http2Writer {
                 lock.lock();
                 try {
                     item = queue.poll();
-                    if (item == null && out.position() == 0) {
+                    if (item == null && out.position() == 0 && ended.isEmpty()) {
                         running = false;
                         connection.writerStoppedLocked();
                         return;
@@ -156,7 +170,11 @@ final class Http2Writer {
         }
     }
 
-    /** The connection is done: drop what is still queued and wake callers waiting for room. */
+    /**
+     * The connection is done: drop what is still queued and wake callers waiting for room. A stream whose HEADERS
+     * are dropped is in no map the connection's failure went through, and its caller waits for them to be written:
+     * it fails here, as unprocessed (nothing of it left).
+     */
     private void stop() {
         lock.lock();
         try {
@@ -164,6 +182,8 @@ final class Http2Writer {
             for (Outbound item : queue) {
                 if (item instanceof DataOut data) {
                     buffers.release(data.payload());
+                } else if (item instanceof HeadersOut headers) {
+                    connection.headersDroppedLocked(headers.stream());
                 }
             }
             queue.clear();
@@ -189,7 +209,7 @@ final class Http2Writer {
                     ByteBuffer large = ByteBuffer.allocate(length);
                     Http2FrameWriter.writeHeaderBlock(large, headers.stream().id, block, headers.endStream(),
                             maxFrameSize);
-                    write(large);
+                    write(large.flip());
                 } else {
                     ensureRoom(out, length, ended);
                     Http2FrameWriter.writeHeaderBlock(out, headers.stream().id, block, headers.endStream(),
@@ -263,7 +283,16 @@ final class Http2Writer {
         }
     }
 
+    /** For tests: runs on the writer thread before each socket write (to stage a failure behind queued frames). */
+    void beforeWrite(Runnable hook) {
+        this.beforeWrite = hook;
+    }
+
     private void write(ByteBuffer buffer) throws IOException {
+        Runnable hook = beforeWrite;
+        if (hook != null) {
+            hook.run();
+        }
         transport.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
     }
 }

@@ -25,7 +25,10 @@ import dev.shuttle.wire.http2.RstStreamFrame;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -265,5 +268,132 @@ class Http2FaultsTest {
             assertThat(r.string()).isEqualTo("fine");
         }
         assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+    }
+
+    @Test
+    void creditReturnedWhileTheConnectionIsParkedWaitsForItToBeActiveAgain() throws Exception {
+        // Eight 1 MiB bodies arrive whole and are closed unread after the connection parked: the eighth brings the
+        // dropped bytes to half the 16 MiB connection window, so a WINDOW_UPDATE falls due while the watcher holds
+        // the (non-blocking) channel. A writer started then failed with IllegalBlockingModeException and took the
+        // connection down; the update must wait for the next stream instead.
+        byte[] mebibyte = new byte[1 << 20];
+        ScriptedH2Peer.Conn conn = null;
+        Http2Connection connection = null;
+        for (int i = 0; i < 8; i++) {
+            CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/mib/" + i)));
+            if (conn == null) {
+                conn = peer.accept();
+            }
+            ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+            conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "" + mebibyte.length), false);
+            conn.sendData(request.streamId(), mebibyte, true);
+            Response response = call.get(5, TimeUnit.SECONDS);
+            Http2Connection parked = onlyConnection();
+            connection = parked;
+            Await.until("parked with the body unread", () -> parked.ioState() == Http2Connection.Io.PARKED
+                    && !parked.hasThreads());
+            response.close();
+            Await.until("no writer", () -> !parked.hasThreads());
+            assertThat(parked.ioState()).as("after close " + i).isEqualTo(Http2Connection.Io.PARKED);
+        }
+        assertThat(connection.isHealthy()).isTrue();
+        assertThat(client.stats().drains(DrainOutcome.REUSED_INLINE)).isEqualTo(8);
+
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        assertThat(conn.connectionCredit()).as("the initial widening, then the queued 8 MiB before the HEADERS")
+                .isEqualTo((16 << 20) - 65_535 + (8 << 20));
+        conn.respond(request.streamId(), 200, "same connection");
+        try (Response r = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("same connection");
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        assertThat(trace.retries.get()).isZero();
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void headersQueuedBehindAFailingWriteFailAsUnprocessedInsteadOfWaitingForever() throws Exception {
+        CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        conn.respond(conn.expectRequest().streamId(), 200, "first");
+        first.get(5, TimeUnit.SECONDS).close();
+        Http2Connection connection = onlyConnection();
+
+        // The writer stops before its next socket write, with A's HEADERS in hand, until B's are queued behind.
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        connection.writer.beforeWrite(() -> {
+            writing.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<Response> a = client.sendAsync(Request.get(peer.url("/a")));
+        assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
+        RecordingTrace traceB = new RecordingTrace();
+        CompletableFuture<Response> b = client.sendAsync(Request.newBuilder(peer.url("/b")).trace(traceB).build());
+        Await.until("B's HEADERS queued", () -> traceB.events.contains("wroteHeaders"));
+        connection.transport.close(); // the write fails: the connection with it
+        connection.writer.beforeWrite(null);
+        release.countDown();
+
+        // Whatever is retried lands on a new connection; B must be among it, not wait for a writer that is gone.
+        ScriptedH2Peer.Conn conn2 = peer.accept();
+        Thread server = Thread.ofVirtual().start(() -> {
+            try {
+                while (true) {
+                    ScriptedH2Peer.ReceivedRequest request = conn2.expectRequest();
+                    conn2.respond(request.streamId(), 200, "retried " + request.fields().get(":path"));
+                }
+            } catch (IOException | AssertionError e) {
+                // the client went away
+            }
+        });
+        try (Response r = b.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("retried /b");
+        }
+        assertThat(traceB.retryCauses).singleElement().isNotInstanceOf(HttpTimeoutException.class);
+        try {
+            a.get(5, TimeUnit.SECONDS).close();
+        } catch (ExecutionException e) {
+            // A's HEADERS were in the failed write: it may fail or be retried; either way it ends
+        }
+        client.close();
+        server.join(10_000);
+    }
+
+    @Test
+    void headersLargerThanTheWriteBufferReportTheirEndStreamWritten() throws Exception {
+        // A block over the writer's 17 KiB buffer is written from an array of its own; its END_STREAM must still be
+        // reported, or the caller waits in awaitEndWritten for ever.
+        CompletableFuture<Response> call = client.sendAsync(Request.newBuilder(peer.url("/big-headers"))
+                .header("x-big", "x".repeat(30_000)).build());
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        assertThat(request.endStream()).isTrue();
+        conn.respond(request.streamId(), 200, "big");
+        try (Response r = call.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("big");
+        }
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void aParkedConnectionWhoseServerClosesItIsClosedNotWokenForEver() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        conn.respond(conn.expectRequest().streamId(), 200, "one");
+        call.get(5, TimeUnit.SECONDS).close();
+        Http2Connection connection = onlyConnection();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        // The reader shares the channel with the writer, so its non-blocking read cannot see the end of the stream;
+        // without a short blocking read to tell, the woken connection would park again and be woken again.
+        assertThat(connection.transport.isSharedWithWriters()).isTrue();
+        conn.close();
+        Await.until("closed", () -> connection.ioState() == Http2Connection.Io.CLOSED && !connection.hasThreads());
+        assertThat(connection.isHealthy()).isFalse();
     }
 }

@@ -8,6 +8,7 @@ import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
+import dev.shuttle.client.testing.RecordingTrace;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.transport.tls.SelfSignedCertificate;
 import dev.shuttle.wire.HttpVersion;
@@ -135,6 +136,52 @@ class ShuttleServerInteropTest {
             assertThat(client.stats().connectionsOpened()).isEqualTo(1);
             ClientInternals.awaitSettled(client);
         }
+    }
+
+    /**
+     * Hundreds of 1 MiB bodies closed unread in a row on one connection: each close resets the stream or drops a
+     * body that arrived whole, and between calls the connection parks while the server's DATA may still arrive. It
+     * used to lose the connection now and then (a writer started on the parked channel, or during a woken reader's
+     * non-blocking read: IllegalBlockingModeException) and retry, and a request queued behind the failure hung until
+     * its call timeout.
+     */
+    private void largeBodiesClosedUnreadInARow(boolean tls, int calls, Duration bound) throws Exception {
+        start(tls);
+        RecordingTrace trace = new RecordingTrace();
+        HttpClient.Builder builder = HttpClient.builder().trace(trace).callTimeout(Duration.ofSeconds(10));
+        if (tls) {
+            builder.sslContext(CERTIFICATE.clientContext());
+        } else {
+            builder.http2PriorKnowledge(true);
+        }
+        try (HttpClient client = builder.build()) {
+            long start = System.nanoTime();
+            for (int i = 0; i < calls; i++) {
+                try (Response response = client.send(Request.get(url(tls, "/bytes/" + (1 << 20))))) {
+                    assertThat(response.status()).isEqualTo(200);
+                    assertThat(response.version()).isEqualTo(HttpVersion.HTTP_2);
+                }
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(bound);
+            assertThat(trace.retryCauses).isEmpty();
+            assertThat(client.stats().drains(DrainOutcome.RESET_STREAM)
+                    + client.stats().drains(DrainOutcome.REUSED_INLINE)).isEqualTo(calls);
+            try (Response response = client.send(Request.get(url(tls, "/after")))) {
+                assertThat(response.string()).isEqualTo("hello /after");
+            }
+            assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+            ClientInternals.awaitSettled(client);
+        }
+    }
+
+    @Test
+    void hundredsOfLargeBodiesClosedUnreadKeepOneH2cConnection() throws Exception {
+        largeBodiesClosedUnreadInARow(false, 300, Duration.ofSeconds(20));
+    }
+
+    @Test
+    void largeBodiesClosedUnreadKeepOneTlsConnection() throws Exception {
+        largeBodiesClosedUnreadInARow(true, 100, Duration.ofSeconds(30)); // TLS costs more CPU: room for a loaded machine
     }
 
     @Test
