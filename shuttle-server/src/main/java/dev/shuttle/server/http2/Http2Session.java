@@ -349,12 +349,13 @@ public final class Http2Session implements ProtocolSession {
         }
         spendControlFrame();
         Http2Settings previous = peerSettings;
-        peerSettings = previous.apply(frame);
-        if (peerSettings.initialWindowSize() != previous.initialWindowSize()) {
-            streams.peerInitialWindow(peerSettings.initialWindowSize());
-        }
-        writer.peerSettings(peerSettings);
-        writer.frame(SettingsFrame.ACK);
+        Http2Settings next = previous.apply(frame);
+        peerSettings = next;
+        writer.acknowledgeSettings(next, () -> {
+            if (next.initialWindowSize() != previous.initialWindowSize()) {
+                streams.peerInitialWindow(next.initialWindowSize());
+            }
+        });
     }
 
     private void data(DataFrame frame) throws IOException {

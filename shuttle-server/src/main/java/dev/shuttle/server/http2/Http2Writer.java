@@ -6,6 +6,7 @@ import dev.shuttle.wire.hpack.HpackEncoder;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Settings;
+import dev.shuttle.wire.http2.SettingsFrame;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -48,6 +49,36 @@ final class Http2Writer {
             peerMaxFrameSize = settings.maxFrameSize();
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /** What {@link #acknowledgeSettings} applies while it holds the write lock. */
+    interface SettingsChange {
+        void apply() throws IOException;
+    }
+
+    /**
+     * Applies the peer's new settings and writes their ACK in one hold of the write lock, so nothing they allow
+     * (DATA in a window that grew) can reach the peer before the ACK: a client may discard frames while it waits for
+     * its ACK (h2spec 6.9.2/1 does), and the ACK is the order in which peers expect to see settings take effect.
+     */
+    void acknowledgeSettings(Http2Settings settings, SettingsChange change) throws IOException {
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            ByteBuffer out = buffers.acquire();
+            try {
+                encoder.peerMaxTableSize(settings.headerTableSize());
+                peerMaxFrameSize = settings.maxFrameSize();
+                change.apply();
+                Http2FrameWriter.write(out, SettingsFrame.ACK);
+                flip(out);
+            } finally {
+                buffers.release(out);
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
         }
     }
 
