@@ -7,6 +7,7 @@
 #   SCHEME=https  serves HTTP/1.1 over TLS (self-signed certificate generated at start, HTTP/2 off on both servers;
 #                 wrk does not verify it) and measures wrk only: idle TLS connections are `shuttle lab idle
 #                 --protocol https`, whose holder speaks TLS. IDLE=0 skips the idle part too.
+#   OUT_DIR=DIR   raw output there (default: a new temporary directory).
 #   SKIP_BUILD=1  uses the jars already built (the script builds with `mvn package`, never `install`).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,7 +28,7 @@ JCMD="$JAVA_HOME/bin/jcmd"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 [ -n "${SKIP_BUILD:-}" ] || (cd "$ROOT" && JAVA_HOME="$JAVA_HOME" mvn -B -q -DskipTests package -pl shuttle-benchmarks -am)
 CP="$ROOT/shuttle-benchmarks/target/shuttle-benchmarks.jar:$(cat "$ROOT/shuttle-benchmarks/target/classpath.txt")"
-OUT="$(mktemp -d)"
+OUT="${OUT_DIR:-$(mktemp -d)}"; mkdir -p "$OUT"   # OUT_DIR: keep raw output somewhere no /tmp cleaner reaches
 JVM_FLAGS=(-XX:+UseSerialGC -Xms256m -Xmx1g)
 
 start_server() { # name -> sets SERVER_PID, SERVER_PORT
