@@ -28,11 +28,12 @@ JCMD="$JAVA_HOME/bin/jcmd"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 [ -n "${SKIP_BUILD:-}" ] || (cd "$ROOT" && JAVA_HOME="$JAVA_HOME" mvn -B -q -DskipTests package -pl shuttle-benchmarks -am)
 CP="$ROOT/shuttle-benchmarks/target/shuttle-benchmarks.jar:$(cat "$ROOT/shuttle-benchmarks/target/classpath.txt")"
-OUT="${OUT_DIR:-$(mktemp -d)}"; mkdir -p "$OUT"   # OUT_DIR: keep raw output somewhere no /tmp cleaner reaches
+OUT="${OUT_DIR:-$(mktemp -d)}"; mkdir -p "$OUT"
 JVM_FLAGS=(-XX:+UseSerialGC -Xms256m -Xmx1g)
 
 start_server() { # name -> sets SERVER_PID, SERVER_PORT
   local log="$OUT/$1.log"
+  : >"$log"   # exists before the server's own redirect does, so the wait below never races it (set -e)
   "$JAVA" "${JVM_FLAGS[@]}" -cp "$CP" dev.shuttle.benchmarks.server.ServeOneKiB "$1" 0 "${TLS_ARG[@]}" >"$log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 100); do
