@@ -4,25 +4,37 @@
 #   2. N idle keep-alive connections held by a separate client JVM: live heap after a full GC (SerialGC),
 #      RSS, platform and virtual threads of the server process, per connection.
 # Usage: scripts/bench-server.sh [ROUNDS=3] [IDLE=10000] [DURATION=10s]
+#   SCHEME=https  serves HTTP/1.1 over TLS (self-signed certificate generated at start, HTTP/2 off on both servers;
+#                 wrk does not verify it) and measures wrk only: idle TLS connections are `shuttle lab idle
+#                 --protocol https`, whose holder speaks TLS. IDLE=0 skips the idle part too.
+#   OUT_DIR=DIR   raw output there (default: a new temporary directory).
+#   SKIP_BUILD=1  uses the jars already built (the script builds with `mvn package`, never `install`).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROUNDS="${1:-3}"
 IDLE="${2:-10000}"
 DURATION="${3:-10s}"
 SERVERS=(shuttle jetty)
+SCHEME="${SCHEME:-http}"
+case "$SCHEME" in
+  http) TLS_ARG=() ;;
+  https) TLS_ARG=(tls) ;;
+  *) echo "SCHEME must be http or https"; exit 2 ;;
+esac
 
 JAVA_HOME="$("$ROOT/shuttle" java-home)"
 JAVA="$JAVA_HOME/bin/java"
 JCMD="$JAVA_HOME/bin/jcmd"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-[ -n "${SKIP_BUILD:-}" ] || (cd "$ROOT" && JAVA_HOME="$JAVA_HOME" mvn -B -q -DskipTests install -pl shuttle-benchmarks -am)
+[ -n "${SKIP_BUILD:-}" ] || (cd "$ROOT" && JAVA_HOME="$JAVA_HOME" mvn -B -q -DskipTests package -pl shuttle-benchmarks -am)
 CP="$ROOT/shuttle-benchmarks/target/shuttle-benchmarks.jar:$(cat "$ROOT/shuttle-benchmarks/target/classpath.txt")"
-OUT="$(mktemp -d)"
+OUT="${OUT_DIR:-$(mktemp -d)}"; mkdir -p "$OUT"
 JVM_FLAGS=(-XX:+UseSerialGC -Xms256m -Xmx1g)
 
 start_server() { # name -> sets SERVER_PID, SERVER_PORT
   local log="$OUT/$1.log"
-  "$JAVA" "${JVM_FLAGS[@]}" -cp "$CP" dev.shuttle.benchmarks.server.ServeOneKiB "$1" 0 >"$log" 2>&1 &
+  : >"$log"   # exists before the server's own redirect does, so the wait below never races it (set -e)
+  "$JAVA" "${JVM_FLAGS[@]}" -cp "$CP" dev.shuttle.benchmarks.server.ServeOneKiB "$1" 0 "${TLS_ARG[@]}" >"$log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 100); do
     SERVER_PORT="$(awk '/^PORT /{print $2}' "$log")"
@@ -50,19 +62,25 @@ print(sum(1 for c in dump["threadContainers"] for t in c["threads"] if t["tid"] 
 PY
 }
 
-echo "== wrk: 1 KiB, 64 connections, $DURATION, $ROUNDS rounds (servers alternate) =="
+echo "== wrk over $SCHEME: 1 KiB, 64 connections, $DURATION, $ROUNDS rounds (servers alternate); load: $(cut -d' ' -f1-3 /proc/loadavg) =="
 for round in $(seq "$ROUNDS"); do
   for name in "${SERVERS[@]}"; do
     start_server "$name"
-    wrk -t2 -c64 -d3s "http://127.0.0.1:$SERVER_PORT/" >/dev/null          # warm-up: JIT, pools
-    wrk -t2 -c64 -d"$DURATION" --latency "http://127.0.0.1:$SERVER_PORT/" >"$OUT/wrk-$name-$round.txt"
+    wrk -t2 -c64 -d3s "$SCHEME://127.0.0.1:$SERVER_PORT/" >/dev/null          # warm-up: JIT, pools
+    wrk -t2 -c64 -d"$DURATION" --latency "$SCHEME://127.0.0.1:$SERVER_PORT/" >"$OUT/wrk-$name-$round.txt"
     rps="$(awk '/^Requests\/sec/{print $2}' "$OUT/wrk-$name-$round.txt")"
     p99="$(awk '$1=="99%"{print $2}' "$OUT/wrk-$name-$round.txt")"
-    printf 'round %s %-8s requests/s %10s   p99 %8s\n' "$round" "$name" "$rps" "$p99"
+    printf 'round %s %-8s requests/s %10s   p99 %8s   load %s\n' "$round" "$name" "$rps" "$p99" \
+      "$(cut -d' ' -f1 /proc/loadavg)"
     stop_server
   done
 done
 
+if [ "$SCHEME" = https ] || [ "$IDLE" = 0 ]; then
+  echo "(idle part skipped: SCHEME=$SCHEME IDLE=$IDLE; idle TLS connections: shuttle lab idle --protocol https)"
+  echo "raw output: $OUT"
+  exit 0
+fi
 echo "== $IDLE idle keep-alive connections held by a separate JVM (server: ${JVM_FLAGS[*]}) =="
 for name in "${SERVERS[@]}"; do
   start_server "$name"

@@ -38,7 +38,8 @@ final class LabBusyCommand implements Callable<Integer> {
     Integer connections;
 
     @Option(names = "--protocol", defaultValue = "h2c",
-            description = "h2c, http1 or h2 (default ${DEFAULT-VALUE}).")
+            description = "h2c, http1, https (HTTP/1.1 over TLS; shuttle, shuttle-noparking, jetty, netty) or h2 "
+                    + "(default ${DEFAULT-VALUE}).")
     String protocol;
 
     @Option(names = "--rounds", defaultValue = "1",

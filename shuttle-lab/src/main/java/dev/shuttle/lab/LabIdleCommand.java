@@ -30,8 +30,9 @@ final class LabIdleCommand implements Callable<Integer> {
     String connections;
 
     @Option(names = "--protocol", defaultValue = "h2c",
-            description = "h2c (HTTP/2 with prior knowledge), http1 (HTTP/1.1 keep-alive) or h2 (default "
-                    + "${DEFAULT-VALUE}).")
+            description = "h2c (HTTP/2 with prior knowledge), http1 (HTTP/1.1 keep-alive), https (HTTP/1.1 "
+                    + "keep-alive over TLS, a certificate generated per run; shuttle, shuttle-noparking, jetty, netty) "
+                    + "or h2 (default ${DEFAULT-VALUE}).")
     String protocol;
 
     @Option(names = "--rounds", defaultValue = "3",

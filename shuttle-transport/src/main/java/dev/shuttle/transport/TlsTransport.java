@@ -46,7 +46,13 @@ public final class TlsTransport extends Transport {
     private final SSLEngine engine;
     /** Serialises wraps: application writes, handshake messages, key updates, close_notify. */
     private final ReentrantLock wrapLock = new ReentrantLock();
-    private final ByteBuffer noBytes = ByteBuffer.allocate(0);
+    /**
+     * The source of a wrap that sends no application bytes (handshake messages, close_notify): one for every
+     * connection, read-only and empty, so no wrap can change it (an idle connection should not carry its own).
+     */
+    private static final ByteBuffer NO_BYTES = ByteBuffer.allocate(0).asReadOnlyBuffer();
+    /** {@link #firstBytes} once the handshake is over: nothing more to recognise, nothing kept per connection. */
+    private static final byte[] HANDSHAKE_DONE = new byte[0];
 
     // Owned by the reading thread (or, before the handshake ends, the handshaking one).
     /** Received records, read mode; null while idle. */
@@ -57,7 +63,10 @@ public final class TlsTransport extends Transport {
     private ByteBuffer appPending;
     /** The peer's close_notify arrived. */
     private boolean inboundDone;
-    /** The first bytes the peer sent during the handshake, to recognise a plaintext HTTP answer. */
+    /**
+     * The first bytes the peer sent during the handshake, to recognise a plaintext HTTP answer; null until some
+     * arrive, {@link #HANDSHAKE_DONE} after the handshake.
+     */
     private byte[] firstBytes;
 
     private volatile TlsInfo info;
@@ -151,7 +160,7 @@ public final class TlsTransport extends Transport {
                 HandshakeStatus status = engine.getHandshakeStatus();
                 switch (status) {
                     case NEED_TASK -> runTasks();
-                    case NEED_WRAP -> wrapAndSend(noBytes);
+                    case NEED_WRAP -> wrapAndSend(NO_BYTES);
                     case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
                         if (!unwrapDuringHandshake()) {
                             int n = readNet(remainingMillis(timeoutMillis, start), true);
@@ -161,6 +170,7 @@ public final class TlsTransport extends Transport {
                         }
                     }
                     case FINISHED, NOT_HANDSHAKING -> {
+                        firstBytes = HANDSHAKE_DONE;
                         info = describe(engine.getSession(), startWallMillis, nanoClock.getAsLong() - start);
                         return info;
                     }
@@ -356,7 +366,7 @@ public final class TlsTransport extends Transport {
                 runTasks();
             } else if (status == HandshakeStatus.NEED_WRAP) {
                 try {
-                    wrapAndSend(noBytes);
+                    wrapAndSend(NO_BYTES);
                 } catch (IOException e) {
                     if (engine.isInboundDone()) {
                         return; // replying to a close_notify on a connection the peer already closed: nothing lost
@@ -478,7 +488,7 @@ public final class TlsTransport extends Transport {
         wrapLock.lock();
         try {
             engine.closeOutbound();
-            wrapAndSend(noBytes); // close_notify
+            wrapAndSend(NO_BYTES); // close_notify
         } finally {
             wrapLock.unlock();
         }
@@ -517,6 +527,11 @@ public final class TlsTransport extends Transport {
     /** The engine (for tests and diagnostics). */
     SSLEngine engine() {
         return engine;
+    }
+
+    /** Bytes kept from the handshake for its error message (for tests: 0 once it is over). */
+    int handshakeBytesKept() {
+        return firstBytes == null ? 0 : firstBytes.length;
     }
 
     /** Whether any buffer is held right now (for tests; exact only while no thread uses the connection). */

@@ -230,6 +230,21 @@ class TlsTransportTest {
     }
 
     @Test
+    void anIdleConnectionKeepsNothingFromItsHandshakeForItself() throws Exception {
+        Pair pair = pair(List.of());
+        TlsTransport server = pair.handshaken();
+        assertThat(server.handshakeBytesKept()).isZero();
+        assertThat(pair.client().handshakeBytesKept()).isZero();
+        pair.client().write("one".getBytes(), 0, 3);
+        assertThat(new String(readExactly(server, 3, 64))).isEqualTo("one");
+        server.releaseBuffers();
+        assertThat(server.handshakeBytesKept()).isZero();
+        assertThat(server.holdsBuffers()).isFalse();
+        pair.client().shutdownOutput(); // close_notify wraps the shared empty source: still writable
+        assertThat(server.read(ByteBuffer.allocate(16), 5_000)).isEqualTo(-1);
+    }
+
+    @Test
     void aPartialRecordSurvivesGoingIdle() throws Exception {
         Pair pair = pair(List.of());
         TlsTransport server = pair.handshaken();

@@ -1,5 +1,6 @@
 package dev.shuttle.benchmarks.server;
 
+import dev.shuttle.transport.tls.SelfSignedCertificate;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -10,11 +11,16 @@ import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty 12 answering every request with the same 1 KiB body: the peer beside Shuttle in the wrk comparison, and the
@@ -41,7 +47,27 @@ final class JettyOneKiBServer implements BenchmarkServer {
     });
 
     JettyOneKiBServer(int port) throws Exception {
-        ServerConnector connector = new ServerConnector(server);
+        this(port, null);
+    }
+
+    /**
+     * With {@code tls}: HTTPS with HTTP/1.1 only (an SslConnectionFactory in front of the HTTP/1.1 factory, no ALPN
+     * factory), the JDK's SSLEngine, the key store built from the same self-signed certificate as Shuttle's.
+     */
+    JettyOneKiBServer(int port, SelfSignedCertificate tls) throws Exception {
+        ServerConnector connector;
+        if (tls == null) {
+            connector = new ServerConnector(server);
+        } else {
+            char[] password = "bench".toCharArray();
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setKeyStore(tls.keyStore(password));
+            ssl.setKeyStorePassword(new String(password));
+            HttpConfiguration config = new HttpConfiguration();
+            config.addCustomizer(new SecureRequestCustomizer(false));
+            connector = new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"),
+                    new HttpConnectionFactory(config));
+        }
         connector.setHost("127.0.0.1");
         connector.setPort(port);
         // Jetty's own default idle timeout is 30 s; the idle-connection measurement holds connections longer.

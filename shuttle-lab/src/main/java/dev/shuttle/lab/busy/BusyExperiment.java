@@ -118,7 +118,7 @@ public final class BusyExperiment {
         Duration warmup = settings.warmupOf(scenario);
         Duration duration = settings.durationOf(scenario);
         int connections = settings.connectionsOf(scenario);
-        long shape = scenario == BusyScenario.HOT && settings.protocol() == Protocol.HTTP1 ? 1 : scenario.shape();
+        long shape = scenario == BusyScenario.HOT && !settings.protocol().isHttp2() ? 1 : scenario.shape();
         try (ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir);
              ClientProcess load = ClientProcess.start(scenario.cliName(), settings.protocol(), process.port(),
                      List.of(Integer.toString(connections), Long.toString(shape),

@@ -36,7 +36,7 @@ public record BusySettings(List<ServerKind> servers, List<BusyScenario> scenario
     /** Connections of the scenario; hot over HTTP/1.1 opens one per stream. */
     public int connectionsOf(BusyScenario scenario) {
         if (scenario == BusyScenario.HOT) {
-            return protocol == Protocol.HTTP1 ? scenario.defaultConnections() * (int) scenario.shape()
+            return !protocol.isHttp2() ? scenario.defaultConnections() * (int) scenario.shape()
                     : scenario.defaultConnections();
         }
         return connections != null ? connections : scenario.defaultConnections();

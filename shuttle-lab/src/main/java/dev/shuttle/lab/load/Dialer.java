@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
 
 /**
  * Opens many connections, each completing one {@code GET /} (proof that it really speaks the protocol, as seed 001's
@@ -25,10 +26,18 @@ final class Dialer {
     record Dialed(List<LabConnection> connections, int failed, String firstError) {
     }
 
-    private Dialer() {
+    private final Protocol protocol;
+    private final InetSocketAddress address;
+    private final SSLContext tls;
+
+    /** {@code tls}: the client context over TLS (trusting the lab's authority), null in cleartext. */
+    Dialer(Protocol protocol, InetSocketAddress address, SSLContext tls) {
+        this.protocol = protocol;
+        this.address = address;
+        this.tls = tls;
     }
 
-    static Dialed openAll(Protocol protocol, InetSocketAddress address, int count) throws InterruptedException {
+    Dialed openAll(int count) throws InterruptedException {
         List<LabConnection> opened = Collections.synchronizedList(new ArrayList<>(count));
         AtomicInteger failed = new AtomicInteger();
         AtomicReference<String> firstError = new AtomicReference<>();
@@ -38,7 +47,7 @@ final class Dialer {
                 permits.acquire();
                 executor.submit(() -> {
                     try {
-                        opened.add(openOne(protocol, address));
+                        opened.add(openOne());
                     } catch (IOException | RuntimeException e) {
                         failed.incrementAndGet();
                         firstError.compareAndSet(null, e.toString());
@@ -51,8 +60,8 @@ final class Dialer {
         return new Dialed(new ArrayList<>(opened), failed.get(), firstError.get());
     }
 
-    static LabConnection openOne(Protocol protocol, InetSocketAddress address) throws IOException {
-        LabConnection connection = LabConnection.open(protocol, address, TIMEOUT);
+    LabConnection openOne() throws IOException {
+        LabConnection connection = LabConnection.open(protocol, address, tls, TIMEOUT);
         try {
             connection.send();
             LabConnection.Completion first = connection.awaitResponse();

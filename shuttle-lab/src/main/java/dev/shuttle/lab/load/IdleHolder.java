@@ -1,11 +1,9 @@
 package dev.shuttle.lab.load;
 
-import dev.shuttle.lab.servers.Protocol;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,19 +18,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>end of input: closes everything and exits.</li>
  * </ul>
  * Each held connection has a virtual thread blocked in a read, so PINGs are answered and a close by the server is
- * seen at once.
+ * seen at once (over TLS the thread is blocked in an {@code SSLSocket} read).
  */
 final class IdleHolder {
-    private final Protocol protocol;
-    private final InetSocketAddress address;
+    private final Dialer dialer;
     private final PrintStream out;
     /** Touched only by the command loop's thread. */
     private final List<LabConnection> held = new ArrayList<>();
     private final AtomicInteger closedByServer = new AtomicInteger();
 
-    IdleHolder(Protocol protocol, InetSocketAddress address, PrintStream out) {
-        this.protocol = protocol;
-        this.address = address;
+    IdleHolder(Dialer dialer, PrintStream out) {
+        this.dialer = dialer;
         this.out = out;
     }
 
@@ -59,7 +55,7 @@ final class IdleHolder {
     }
 
     private void open(int count) throws InterruptedException {
-        Dialer.Dialed dialed = Dialer.openAll(protocol, address, count);
+        Dialer.Dialed dialed = dialer.openAll(count);
         for (LabConnection connection : dialed.connections()) {
             held.add(connection);
             Thread.ofVirtual().name("hold").start(() -> {

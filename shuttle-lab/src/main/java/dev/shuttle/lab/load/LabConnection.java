@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * One client connection of the lab's load generator and idle holder, speaking just enough of its protocol to send
@@ -24,8 +27,13 @@ public sealed interface LabConnection extends Closeable permits H2cConnection, H
         }
     }
 
-    /** Opens a connection to {@code address} over {@code protocol} (h2c or http1). */
-    static LabConnection open(Protocol protocol, InetSocketAddress address, Duration timeout) throws IOException {
+    /**
+     * Opens a connection to {@code address} over {@code protocol} (h2c, http1, or https with {@code tls}: an
+     * {@code SSLSocket} that offers ALPN {@code http/1.1} only, checks the host name, and completes its handshake
+     * here, before the first request).
+     */
+    static LabConnection open(Protocol protocol, InetSocketAddress address, SSLContext tls, Duration timeout)
+            throws IOException {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -35,12 +43,27 @@ public sealed interface LabConnection extends Closeable permits H2cConnection, H
             return switch (protocol) {
                 case H2C -> new H2cConnection(socket, authority);
                 case HTTP1 -> new Http1Connection(socket, authority);
+                case HTTPS -> new Http1Connection(handshake(socket, address, tls), authority);
                 case H2 -> throw new IOException("h2 (TLS) is not supported by the lab's client yet");
             };
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
         }
+    }
+
+    private static SSLSocket handshake(Socket socket, InetSocketAddress address, SSLContext tls) throws IOException {
+        if (tls == null) {
+            throw new IllegalArgumentException("https needs a client SSLContext");
+        }
+        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(socket, address.getHostString(),
+                address.getPort(), true);
+        SSLParameters parameters = ssl.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {"http/1.1"});
+        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        ssl.setSSLParameters(parameters);
+        ssl.startHandshake();
+        return ssl;
     }
 
     /** Requests that may be outstanding at once: the server's stream limit on HTTP/2, 1 on HTTP/1.1. */

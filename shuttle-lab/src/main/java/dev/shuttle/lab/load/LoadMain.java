@@ -1,10 +1,13 @@
 package dev.shuttle.lab.load;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.shuttle.lab.servers.LabTls;
 import dev.shuttle.lab.servers.Protocol;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 
 /**
  * The main class of the lab's client JVM, kept apart from the server under test so that each process holds only
@@ -14,6 +17,7 @@ import java.time.Duration;
  * LoadMain mostly-idle PROTOCOL PORT CONNECTIONS INTERVAL_MS WARMUP_MS DURATION_MS
  * LoadMain hot         PROTOCOL PORT CONNECTIONS STREAMS     WARMUP_MS DURATION_MS
  * </pre>
+ * Over TLS ({@code https}) one more argument comes last: the PEM file of the authority to trust ({@code LabTls}).
  * The load modes print {@code CONNECTED n failed f}, then {@code MEASURING} and {@code MEASURED} at the window's
  * edges, then {@code RESULT {json}} (a {@link LoadResult}); {@code ERROR message} on failure.
  */
@@ -26,9 +30,11 @@ public final class LoadMain {
         try {
             Protocol protocol = Protocol.parse(args[1]);
             InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[2]));
+            SSLContext tls = protocol.isTls() ? LabTls.clientContext(Path.of(args[args.length - 1])) : null;
+            Dialer dialer = new Dialer(protocol, address, tls);
             switch (args[0]) {
-                case "hold" -> new IdleHolder(protocol, address, out).run();
-                case "mostly-idle", "hot" -> busy(args, protocol, address, out);
+                case "hold" -> new IdleHolder(dialer, out).run();
+                case "mostly-idle", "hot" -> busy(args, dialer, out);
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         } catch (Exception e) {
@@ -40,13 +46,12 @@ public final class LoadMain {
         System.exit(0);
     }
 
-    private static void busy(String[] args, Protocol protocol, InetSocketAddress address, PrintStream out)
-            throws Exception {
+    private static void busy(String[] args, Dialer dialer, PrintStream out) throws Exception {
         int connections = Integer.parseInt(args[3]);
         long shape = Long.parseLong(args[4]);
         Duration warmup = Duration.ofMillis(Long.parseLong(args[5]));
         Duration duration = Duration.ofMillis(Long.parseLong(args[6]));
-        Dialer.Dialed dialed = Dialer.openAll(protocol, address, connections);
+        Dialer.Dialed dialed = dialer.openAll(connections);
         out.println("CONNECTED " + dialed.connections().size() + " failed " + dialed.failed());
         out.flush();
         if (dialed.connections().isEmpty()) {

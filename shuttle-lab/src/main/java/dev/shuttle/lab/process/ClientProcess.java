@@ -1,6 +1,7 @@
 package dev.shuttle.lab.process;
 
 import dev.shuttle.lab.load.LoadMain;
+import dev.shuttle.lab.servers.LabTls;
 import dev.shuttle.lab.servers.Protocol;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,6 +24,9 @@ public final class ClientProcess implements AutoCloseable {
             throws IOException {
         List<String> args = new ArrayList<>(List.of(mode, protocol.cliName(), Integer.toString(port)));
         args.addAll(more);
+        if (protocol.isTls()) {
+            args.add(LabTls.in(logDir).authorityPem().toString()); // LoadMain: over TLS the last argument
+        }
         return new ClientProcess(ChildJvm.start("client-" + mode, JvmFlags.CLIENT, LoadMain.class.getName(), args,
                 logDir));
     }

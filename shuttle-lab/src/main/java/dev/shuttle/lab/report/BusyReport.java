@@ -10,7 +10,6 @@ import dev.shuttle.lab.busy.BusySettings;
 import dev.shuttle.lab.process.JvmFlags;
 import dev.shuttle.lab.reference.PublishedFigure;
 import dev.shuttle.lab.reference.PublishedFigures;
-import dev.shuttle.lab.servers.Protocol;
 import dev.shuttle.lab.servers.ServerKind;
 import dev.shuttle.lab.servers.ServerSettings;
 import java.util.ArrayList;
@@ -72,7 +71,7 @@ public final class BusyReport {
     static String title(BusySettings s, BusyScenario scenario) {
         int connections = s.connectionsOf(scenario);
         String shape = scenario == BusyScenario.HOT
-                ? (s.protocol() == Protocol.HTTP1 ? connections + " connections × 1 request in flight (HTTP/1.1: "
+                ? (!s.protocol().isHttp2() ? connections + " connections × 1 request in flight (HTTP/1.1: "
                         + "one connection per stream of 32 × 4)" : connections + " connections × " + scenario.shape()
                         + " concurrent streams") + ", closed loop"
                 : connections + " connections, one request every " + scenario.shape() / 1000 + " s each at a "

@@ -9,15 +9,25 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * Jetty 12 (core API, no servlets), default thread pool. The connector has exactly one connection factory, so an
- * h2c connector speaks HTTP/2 from the first byte (prior knowledge) and an http1 connector only HTTP/1.1.
+ * h2c connector speaks HTTP/2 from the first byte (prior knowledge) and an http1 connector only HTTP/1.1. Over https
+ * an {@code SslConnectionFactory} (JDK SSLEngine, the lab's key store) sits in front of the HTTP/1.1 factory and no
+ * ALPN factory is added, so HTTP/1.1 is all it speaks.
  */
 final class JettyTarget implements ServerTarget {
+    @Override
+    public void checkSupported(Protocol protocol) {
+        ServerTarget.checkSupportedWithHttps(protocol);
+    }
+
     @Override
     public RunningServer start(Protocol protocol, ServerSettings settings) throws Exception {
         checkSupported(protocol);
@@ -33,7 +43,17 @@ final class JettyTarget implements ServerTarget {
         } else {
             factory = new HttpConnectionFactory(config);
         }
-        ServerConnector connector = new ServerConnector(server, factory);
+        ServerConnector connector;
+        if (protocol == Protocol.HTTPS) {
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setKeyStorePath(settings.requireKeyStore().toString());
+            ssl.setKeyStoreType("PKCS12");
+            ssl.setKeyStorePassword(LabTls.password());
+            config.addCustomizer(new SecureRequestCustomizer(false));
+            connector = new ServerConnector(server, new SslConnectionFactory(ssl, "http/1.1"), factory);
+        } else {
+            connector = new ServerConnector(server, factory);
+        }
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         connector.setIdleTimeout(settings.idleTimeoutMillis());

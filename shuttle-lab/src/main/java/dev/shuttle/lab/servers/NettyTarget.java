@@ -31,18 +31,33 @@ import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 
 /**
  * Netty 4.2 on NIO with its default event loop size, as an application would write it: {@code Http2FrameCodec}
  * directly in the pipeline (prior knowledge, no upgrade) and one handler answering on the connection's channel, or
- * {@code HttpServerCodec} for HTTP/1.1. Netty has no idle timeout unless one adds a handler, so none is added.
+ * {@code HttpServerCodec} for HTTP/1.1. Netty has no idle timeout unless one adds a handler, so none is added. Over
+ * https an {@code SslHandler} from {@code SslContextBuilder} with the JDK provider ({@link SslProvider#JDK}, not
+ * OpenSSL) and the lab's key store goes in front of the HTTP/1.1 codec; no ALPN is configured.
  */
 final class NettyTarget implements ServerTarget {
     @Override
+    public void checkSupported(Protocol protocol) {
+        ServerTarget.checkSupportedWithHttps(protocol);
+    }
+
+    @Override
     public RunningServer start(Protocol protocol, ServerSettings settings) throws Exception {
         checkSupported(protocol);
+        SslContext tls = protocol == Protocol.HTTPS
+                ? SslContextBuilder.forServer(LabTls.keyManagers(settings.requireKeyStore()))
+                        .sslProvider(SslProvider.JDK)
+                        .build()
+                : null;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         Http2Settings http2Settings = Http2Settings.defaultSettings()
                 .maxConcurrentStreams(settings.maxConcurrentStreams())
@@ -60,6 +75,9 @@ final class NettyTarget implements ServerTarget {
                                     Http2FrameCodecBuilder.forServer().initialSettings(http2Settings).build(),
                                     Http2Hello.INSTANCE);
                         } else {
+                            if (tls != null) {
+                                channel.pipeline().addLast(tls.newHandler(channel.alloc()));
+                            }
                             channel.pipeline().addLast(new HttpServerCodec(), Http1Hello.INSTANCE);
                         }
                     }

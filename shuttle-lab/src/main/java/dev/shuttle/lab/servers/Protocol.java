@@ -9,7 +9,12 @@ public enum Protocol {
     /** HTTP/1.1 with keep-alive. */
     HTTP1("http1", "HTTP/1.1 keep-alive"),
     /** HTTP/2 over TLS negotiated with ALPN. */
-    H2("h2", "HTTP/2 over TLS (ALPN)");
+    H2("h2", "HTTP/2 over TLS (ALPN)"),
+    /**
+     * HTTP/1.1 keep-alive over TLS: every server has HTTP/2 off, so ALPN (offered by the lab's client with
+     * {@code http/1.1} only) can say nothing else. The certificate is the lab's, generated per run ({@link LabTls}).
+     */
+    HTTPS("https", "HTTP/1.1 keep-alive over TLS");
 
     private final String cliName;
     private final String label;
@@ -28,7 +33,12 @@ public enum Protocol {
     }
 
     public boolean isHttp2() {
-        return this != HTTP1;
+        return this == H2C || this == H2;
+    }
+
+    /** Over TLS: the server needs the lab's key store, the client its authority. */
+    public boolean isTls() {
+        return this == H2 || this == HTTPS;
     }
 
     public static Protocol parse(String text) {
@@ -38,7 +48,7 @@ public enum Protocol {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown protocol '" + text + "' (known: h2c, http1, h2)");
+        throw new IllegalArgumentException("unknown protocol '" + text + "' (known: h2c, http1, https, h2)");
     }
 
     @Override

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The experiments end to end with real child JVMs, kept small: 100 idle connections against Shuttle over HTTP/1.1
- * and Jetty over h2c, one round, short settling. Every child JVM must be gone afterwards.
+ * and Jetty over h2c, 50 over https against Shuttle, Jetty and Netty, one round, short settling. Every child JVM must
+ * be gone afterwards.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 public class IdleExperimentTest {
@@ -68,5 +69,27 @@ public class IdleExperimentTest {
         assertThat(shuttle.threadsPerConnection()).isLessThan(0.2);
         assertThat(shuttle.heapPerConnection()).isLessThan(64.0 * 1024);
         assertThat(IdleReport.text(result)).doesNotContain("not measured: shuttle");
+    }
+
+    @Test
+    void shuttleJettyAndNettyHoldFiftyIdleHttpsConnectionsAndShuttleParksThem() throws Exception {
+        List<ServerKind> servers = List.of(ServerKind.SHUTTLE, ServerKind.JETTY, ServerKind.NETTY,
+                ServerKind.UNDERTOW);
+        IdleSettings settings = IdleSettings.defaults(servers, List.of(50), Protocol.HTTPS, 1)
+                .withTiming(Duration.ofSeconds(1), 2, 1, Duration.ofMillis(300));
+        IdleResult result = new IdleExperiment(settings, ProgressSink.NONE).run();
+        assertThat(result.measured()).containsExactly(ServerKind.SHUTTLE, ServerKind.JETTY, ServerKind.NETTY);
+        assertThat(result.skipped()).containsKey(ServerKind.UNDERTOW);
+        for (ServerKind server : result.measured()) {
+            IdleCell cell = result.cell(server, 50);
+            assertThat(cell.lostConnections()).as(server + ": " + cell.firstError()).isZero();
+            assertThat(cell.firstError()).as(server.toString()).isNull();
+            assertThat(cell.heapPerConnection()).as(server.toString()).isPositive();
+        }
+        IdleCell shuttle = result.cell(ServerKind.SHUTTLE, 50);
+        assertThat(shuttle.threadsPerConnection()).isLessThan(0.2);
+        assertThat(shuttle.virtualThreads()).isLessThan(10);
+        assertThat(shuttle.heapPerConnection()).isLessThan(64.0 * 1024);
+        assertThat(IdleReport.text(result)).contains("HTTP/1.1 keep-alive over TLS");
     }
 }
