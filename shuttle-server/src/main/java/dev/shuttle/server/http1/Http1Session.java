@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * HTTP/1.1 on one connection: the serve loop. Reads request heads, runs each exchange, and between requests either
  * finds the next one (pipelined, or arriving within a few scheduler turns) or tells the connection to park. Runs on
- * the connection's virtual thread; the parser and the keep-alive credit survive parking.
+ * the connection's virtual thread; the keep-alive credit survives parking, the head parser does not.
  */
 public final class Http1Session implements ProtocolSession {
     private static final System.Logger LOG = System.getLogger(Http1Session.class.getName());
@@ -37,7 +37,11 @@ public final class Http1Session implements ProtocolSession {
     private final ServerConnection connection;
     private final ServerContext context;
     private final KeepAliveTurns keepAliveTurns;
-    private final Http1HeadParser parser;
+    /**
+     * The head parser of the current activation: made when the connection wakes, dropped when it parks (a parked
+     * connection is between heads), so an idle connection does not keep it and its line buffer.
+     */
+    private Http1HeadParser parser;
     /** HTTP/2 options when {@code Upgrade: h2c} is accepted, else null. */
     private final Http2Options h2c;
 
@@ -46,7 +50,6 @@ public final class Http1Session implements ProtocolSession {
         this.context = connection.context();
         this.keepAliveTurns = new KeepAliveTurns(keepAliveTurn);
         this.h2c = h2c;
-        this.parser = new Http1HeadParser(context.http1Limits);
     }
 
     @Override
@@ -82,6 +85,7 @@ public final class Http1Session implements ProtocolSession {
             switch (awaitNextRequest()) {
                 case SERVE -> headDeadline = context.now() + context.headerReadNanos;
                 case PARK -> {
+                    parser = null;
                     return ProtocolSession.Next.PARK;
                 }
                 case CLOSE -> {
@@ -94,6 +98,9 @@ public final class Http1Session implements ProtocolSession {
     /** Reads one request head; on bad input or timeout answers with the error status and returns null. */
     private RequestHead readHead() throws IOException {
         ConnectionInput input = connection.input();
+        if (parser == null) {
+            parser = new Http1HeadParser(context.http1Limits);
+        }
         try {
             while (true) {
                 RequestHead head = parser.parseRequest(input.buffer());
