@@ -50,8 +50,9 @@ final class BusyLoad {
         return stats.result(connections.size(), "lab");
     }
 
+    /** {@code generator}: the name the result gives the load's source ("lab", "shuttle-h2"). */
     static LoadResult hot(List<LabConnection> connections, int streams, Duration warmup, Duration duration,
-                          PrintStream out) throws InterruptedException {
+                          String generator, PrintStream out) throws InterruptedException {
         long start = System.nanoTime();
         LoadStats stats = new LoadStats(start + warmup.toNanos(), start + warmup.toNanos() + duration.toNanos());
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -81,7 +82,7 @@ final class BusyLoad {
             }
             markWindow(stats, out);
         }
-        return stats.result(connections.size(), "lab");
+        return stats.result(connections.size(), generator);
     }
 
     private static void markWindow(LoadStats stats, PrintStream out) throws InterruptedException {

@@ -16,7 +16,8 @@ import javax.net.ssl.SSLContext;
 
 /**
  * Opens many connections, each completing one {@code GET /} (proof that it really speaks the protocol, as seed 001's
- * client did), a bounded number at a time so the server's backlog never overflows.
+ * client did), a bounded number at a time so the server's backlog never overflows. For Shuttle's client that request
+ * is what dials its connection.
  */
 final class Dialer {
     static final int CONCURRENCY = 32;
@@ -29,12 +30,22 @@ final class Dialer {
     private final Protocol protocol;
     private final InetSocketAddress address;
     private final SSLContext tls;
+    private final boolean shuttleClient;
 
-    /** {@code tls}: the client context over TLS (trusting the lab's authority), null in cleartext. */
-    Dialer(Protocol protocol, InetSocketAddress address, SSLContext tls) {
+    /**
+     * {@code tls}: the client context over TLS (trusting the lab's authority), null in cleartext;
+     * {@code shuttleClient}: each connection is Shuttle's own client ({@link ShuttleClientConnection}), not the lab's
+     * hand-rolled one.
+     */
+    Dialer(Protocol protocol, InetSocketAddress address, SSLContext tls, boolean shuttleClient) {
         this.protocol = protocol;
         this.address = address;
         this.tls = tls;
+        this.shuttleClient = shuttleClient;
+    }
+
+    Protocol protocol() {
+        return protocol;
     }
 
     Dialed openAll(int count) throws InterruptedException {
@@ -61,7 +72,8 @@ final class Dialer {
     }
 
     LabConnection openOne() throws IOException {
-        LabConnection connection = LabConnection.open(protocol, address, tls, TIMEOUT);
+        LabConnection connection = shuttleClient ? ShuttleClientConnection.open(protocol, address, TIMEOUT)
+                : LabConnection.open(protocol, address, tls, TIMEOUT);
         try {
             connection.send();
             LabConnection.Completion first = connection.awaitResponse();

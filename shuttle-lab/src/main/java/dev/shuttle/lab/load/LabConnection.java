@@ -12,10 +12,12 @@ import javax.net.ssl.SSLSocket;
 
 /**
  * One client connection of the lab's load generator and idle holder, speaking just enough of its protocol to send
- * {@code GET /} and read the answer. Owned by one thread at a time (the thread that sends also reads); only
+ * {@code GET /} and read the answer (or, for {@code lab busy --generator shuttle}, Shuttle's own client:
+ * {@link ShuttleClientConnection}). Owned by one thread at a time (the thread that sends also reads); only
  * {@link #close()} may come from another thread.
  */
-public sealed interface LabConnection extends Closeable permits H2cConnection, Http1Connection {
+public sealed interface LabConnection extends Closeable permits H2cConnection, Http1Connection,
+        ShuttleClientConnection {
     /**
      * One response: its stream (1 on HTTP/1.1), its status (-1 when the server reset the stream, 0 when an HTTP/2
      * server encoded it in a way the lab does not decode) and when it was sent.

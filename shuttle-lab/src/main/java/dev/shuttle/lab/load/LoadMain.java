@@ -16,7 +16,10 @@ import javax.net.ssl.SSLContext;
  * LoadMain hold        PROTOCOL PORT                                   (commands on stdin, see IdleHolder)
  * LoadMain mostly-idle PROTOCOL PORT CONNECTIONS INTERVAL_MS WARMUP_MS DURATION_MS
  * LoadMain hot         PROTOCOL PORT CONNECTIONS STREAMS     WARMUP_MS DURATION_MS
+ * LoadMain hot-shuttle PROTOCOL PORT CONNECTIONS STREAMS     WARMUP_MS DURATION_MS   (h2c or http1)
  * </pre>
+ * {@code hot-shuttle} is {@code hot} with each connection one of Shuttle's own clients
+ * ({@link ShuttleClientConnection}) instead of the lab's hand-rolled one.
  * Over TLS ({@code https}) one more argument comes last: the PEM file of the authority to trust ({@code LabTls}).
  * The load modes print {@code CONNECTED n failed f}, then {@code MEASURING} and {@code MEASURED} at the window's
  * edges, then {@code RESULT {json}} (a {@link LoadResult}); {@code ERROR message} on failure.
@@ -31,10 +34,11 @@ public final class LoadMain {
             Protocol protocol = Protocol.parse(args[1]);
             InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[2]));
             SSLContext tls = protocol.isTls() ? LabTls.clientContext(Path.of(args[args.length - 1])) : null;
-            Dialer dialer = new Dialer(protocol, address, tls);
+            boolean shuttleClient = args[0].equals("hot-shuttle");
+            Dialer dialer = new Dialer(protocol, address, tls, shuttleClient);
             switch (args[0]) {
                 case "hold" -> new IdleHolder(dialer, out).run();
-                case "mostly-idle", "hot" -> busy(args, dialer, out);
+                case "mostly-idle", "hot", "hot-shuttle" -> busy(args, dialer, out);
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         } catch (Exception e) {
@@ -57,9 +61,12 @@ public final class LoadMain {
         if (dialed.connections().isEmpty()) {
             throw new java.io.IOException("no connection could be opened: " + dialed.firstError());
         }
-        LoadResult result = args[0].equals("hot")
-                ? BusyLoad.hot(dialed.connections(), (int) shape, warmup, duration, out)
-                : BusyLoad.mostlyIdle(dialed.connections(), Duration.ofMillis(shape), warmup, duration, out);
+        LoadResult result = switch (args[0]) {
+            case "hot" -> BusyLoad.hot(dialed.connections(), (int) shape, warmup, duration, "lab", out);
+            case "hot-shuttle" -> BusyLoad.hot(dialed.connections(), (int) shape, warmup, duration,
+                    ShuttleClientConnection.generatorName(dialer.protocol()), out);
+            default -> BusyLoad.mostlyIdle(dialed.connections(), Duration.ofMillis(shape), warmup, duration, out);
+        };
         if (result.firstError() == null && dialed.firstError() != null) {
             result = new LoadResult(result.connections(), result.requests(), result.errors() + dialed.failed(),
                     result.windowMillis(), result.p50Micros(), result.p99Micros(), result.p999Micros(),
