@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Seed 001's busy shapes for Java servers. For each scenario, server and round: a fresh server JVM; the load from
- * the lab's client JVM (or h2load for hot over h2c); the server's CPU time read from /proc at the window's edges
+ * the lab's client JVM (or h2load for hot over h2c; or, with {@code --generator shuttle}, hot from the same client
+ * JVM on Shuttle's own client); the server's CPU time read from /proc at the window's edges
  * and its RSS once a second inside it. Units of progress: seconds of load.
  */
 public final class BusyExperiment {
@@ -46,7 +47,7 @@ public final class BusyExperiment {
 
     /** Whether the hot scenario will run on h2load; says why not in the notes when it was wanted. */
     boolean hotUsesH2load() {
-        if (settings.generator().equals("lab")) {
+        if (settings.generator().equals("lab") || settings.generator().equals("shuttle")) {
             return false;
         }
         if (settings.protocol() != Protocol.H2C) {
@@ -82,7 +83,7 @@ public final class BusyExperiment {
         }
         boolean useH2load = settings.scenarios().contains(BusyScenario.HOT) && hotUsesH2load();
         if (settings.scenarios().contains(BusyScenario.HOT) && !useH2load && h2load == null
-                && settings.protocol() == Protocol.H2C) {
+                && settings.protocol() == Protocol.H2C && !settings.generator().equals("shuttle")) {
             notes.add(H2Load.MISSING);
             System.err.println("shuttle: " + H2Load.MISSING);
         }
@@ -119,8 +120,11 @@ public final class BusyExperiment {
         Duration duration = settings.durationOf(scenario);
         int connections = settings.connectionsOf(scenario);
         long shape = scenario == BusyScenario.HOT && !settings.protocol().isHttp2() ? 1 : scenario.shape();
+        // LoadMain's hot-shuttle: hot with one of Shuttle's own clients per connection
+        String mode = scenario == BusyScenario.HOT && settings.generator().equals("shuttle") ? "hot-shuttle"
+                : scenario.cliName();
         try (ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir);
-             ClientProcess load = ClientProcess.start(scenario.cliName(), settings.protocol(), process.port(),
+             ClientProcess load = ClientProcess.start(mode, settings.protocol(), process.port(),
                      List.of(Integer.toString(connections), Long.toString(shape),
                              Long.toString(warmup.toMillis()), Long.toString(duration.toMillis())), logDir)) {
             load.await(CONNECT_TIMEOUT, "CONNECTED ");

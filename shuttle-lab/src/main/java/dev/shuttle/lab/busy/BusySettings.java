@@ -10,8 +10,8 @@ import java.util.List;
  *
  * @param duration    the measured window, or null for each scenario's default (60 s mostly idle, 20 s hot)
  * @param connections connections for mostly idle, or null for 5 000 (hot always uses 32 × 4)
- * @param generator   who loads the hot scenario: {@code auto} (h2load for h2c when installed), {@code lab} or
- *                    {@code h2load}
+ * @param generator   who loads the hot scenario: {@code auto} (h2load for h2c when installed), {@code lab},
+ *                    {@code h2load} or {@code shuttle} (Shuttle's own client, one per connection; h2c and http1)
  */
 public record BusySettings(List<ServerKind> servers, List<BusyScenario> scenarios, Protocol protocol, int rounds,
                            Duration duration, Integer connections, String generator) {
@@ -24,8 +24,11 @@ public record BusySettings(List<ServerKind> servers, List<BusyScenario> scenario
         if (connections != null && (connections < 1 || connections > 19_000)) {
             throw new IllegalArgumentException("connections must be in 1..19000: " + connections);
         }
-        if (!List.of("auto", "lab", "h2load").contains(generator)) {
-            throw new IllegalArgumentException("unknown generator '" + generator + "' (auto, lab, h2load)");
+        if (!List.of("auto", "lab", "h2load", "shuttle").contains(generator)) {
+            throw new IllegalArgumentException("unknown generator '" + generator + "' (auto, lab, h2load, shuttle)");
+        }
+        if (generator.equals("shuttle") && protocol != Protocol.H2C && protocol != Protocol.HTTP1) {
+            throw new IllegalArgumentException("--generator shuttle works over h2c and http1 only, not " + protocol);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.shuttle.lab.busy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shuttle.lab.report.BusyReport;
 import dev.shuttle.lab.report.ProgressSink;
@@ -13,7 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A 2-second hot run of the lab's own load generator against Jetty over h2c, with real child JVMs. */
+/**
+ * 2-second hot runs with real child JVMs: the lab's own load generator against Jetty over h2c, and Shuttle's own
+ * client ({@code --generator shuttle}) against Shuttle's server over h2c and HTTP/1.1.
+ */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class BusyExperimentTest {
     @AfterEach
@@ -34,5 +38,37 @@ class BusyExperimentTest {
         assertThat(cell.cpuCores()).isBetween(0.01, 2.5);
         assertThat(cell.generator()).isEqualTo("lab");
         assertThat(BusyReport.text(result)).contains("hot: 32 connections × 4 concurrent streams").contains("jetty");
+    }
+
+    @Test
+    void hotLoadFromShuttlesOwnClientOverH2c() throws Exception {
+        BusySettings settings = new BusySettings(List.of(ServerKind.SHUTTLE), List.of(BusyScenario.HOT), Protocol.H2C,
+                1, Duration.ofSeconds(2), null, "shuttle");
+        BusyResult result = new BusyExperiment(settings, ProgressSink.NONE).run();
+        BusyCell cell = result.cell(ServerKind.SHUTTLE, BusyScenario.HOT);
+        assertThat(cell.errors()).as(String.valueOf(cell.firstError())).isZero();
+        assertThat(cell.requestsPerSecond()).isPositive();
+        assertThat(cell.p50Micros()).isPositive();
+        assertThat(cell.generator()).isEqualTo("shuttle-h2");
+        assertThat(result.notes()).noneMatch(note -> note.contains("h2load"));
+        assertThat(BusyReport.text(result)).contains("shuttle-h2");
+    }
+
+    @Test
+    void hotLoadFromShuttlesOwnClientOverHttp1() throws Exception {
+        BusySettings settings = new BusySettings(List.of(ServerKind.SHUTTLE), List.of(BusyScenario.HOT),
+                Protocol.HTTP1, 1, Duration.ofSeconds(2), null, "shuttle");
+        BusyResult result = new BusyExperiment(settings, ProgressSink.NONE).run();
+        BusyCell cell = result.cell(ServerKind.SHUTTLE, BusyScenario.HOT);
+        assertThat(cell.errors()).as(String.valueOf(cell.firstError())).isZero();
+        assertThat(cell.requestsPerSecond()).isPositive();
+        assertThat(cell.generator()).isEqualTo("shuttle-http1");
+    }
+
+    @Test
+    void theShuttleGeneratorRefusesTlsInOneLine() {
+        assertThatThrownBy(() -> new BusySettings(List.of(ServerKind.SHUTTLE), List.of(BusyScenario.HOT),
+                Protocol.HTTPS, 1, Duration.ofSeconds(2), null, "shuttle"))
+                .hasMessage("--generator shuttle works over h2c and http1 only, not https");
     }
 }
