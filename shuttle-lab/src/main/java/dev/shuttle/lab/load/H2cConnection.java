@@ -18,7 +18,8 @@ import java.util.Map;
  *
  * <p>Hand-rolled rather than a peer's client: a Netty or Jetty client would be one of the servers' own libraries on
  * the other side of the wire, would bring its own idle timeouts and pings, and costs far more memory per connection
- * when the holder keeps 10 000 of them. Shuttle's HTTP/2 client can replace this class once it exists.
+ * when the holder keeps 10 000 of them. Shuttle's own HTTP/2 client loads {@code lab busy}'s hot scenario instead
+ * with {@code --generator shuttle} ({@link ShuttleClientConnection}).
  */
 final class H2cConnection implements LabConnection {
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
