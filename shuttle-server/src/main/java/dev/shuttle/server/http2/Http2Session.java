@@ -89,6 +89,10 @@ public final class Http2Session implements ProtocolSession {
     private long partialSince = NONE;
 
     private final AtomicBoolean goAwaySent = new AtomicBoolean();
+    /** Our GOAWAY has been written (or its write failed): only then may the last handler close the connection. */
+    private volatile boolean goAwayWritten;
+    /** A connection error: the reading thread closes, lingering so the GOAWAY survives; handlers must not close. */
+    private volatile boolean closingAfterError;
     /** When a stream last opened or a handler last finished (context clock): the idle timeout runs from there. */
     private volatile long lastStreamActivityNanos;
     private volatile boolean peerGoAway;
@@ -177,6 +181,7 @@ public final class Http2Session implements ProtocolSession {
                 }
                 LOG.log(Level.DEBUG, "connection {0}: connection error {1}: {2}", connection.id(), failure.error(),
                         LogText.excerpt(failure.getMessage()));
+                closingAfterError = true;
                 goAway(failure.error(), failure.getMessage());
                 connection.closeLingering(LINGER_NANOS, LINGER_MAX_BYTES);
                 return Next.CLOSE;
@@ -558,9 +563,14 @@ public final class Http2Session implements ProtocolSession {
         closeIfFinished();
     }
 
-    /** After a GOAWAY (ours or the client's), the last stream to finish closes the connection. */
+    /**
+     * After a GOAWAY (ours once written, or the client's), the last stream to finish closes the connection; not after
+     * a connection error, whose GOAWAY the reading thread sends and then closes lingering: a handler closing at once
+     * could close before the GOAWAY is written, or reset it away with the client's unread frames (found by the soak).
+     * Every caller of {@link #goAway} closes, or looks again, after writing it.
+     */
     private void closeIfFinished() {
-        if ((goAwaySent.get() || peerGoAway) && streams.active() == 0) {
+        if (!closingAfterError && (goAwayWritten || peerGoAway) && streams.active() == 0) {
             connection.closeNow();
         }
     }
@@ -694,6 +704,8 @@ public final class Http2Session implements ProtocolSession {
                         code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason)));
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connection.id(), e.toString());
+            } finally {
+                goAwayWritten = true;
             }
         }
     }
