@@ -154,11 +154,14 @@ class JettyInteropTest {
     @Test
     void aThousandConcurrentStreamsOpenMoreConnectionsAtTheServersStreamLimit() throws Exception {
         int calls = 1000;
-        CountDownLatch manyInFlight = new CountDownLatch(300);
+        // 150: more than one connection's 100 streams, and fewer than the 200 threads of Jetty's default pool, which
+        // could never hold 300 handlers at once (the wait then ended only at its 10 s bound, as long as the client's
+        // own 10 s read timeout).
+        CountDownLatch manyInFlight = new CountDownLatch(150);
         try (JettyH2Server server = new JettyH2Server(JettyH2Server.Mode.H2C, CERTIFICATE, 100, 30_000);
              HttpClient client = HttpClient.builder().http2PriorKnowledge(true)
                      .callTimeout(Duration.ofSeconds(30)).build()) {
-            // Hold the first 300 streams in the handler until all 300 are there: more than one connection allows.
+            // Hold the first 150 streams in the handler until all 150 are there: more than one connection allows.
             server.beforeAnswer(() -> {
                 manyInFlight.countDown();
                 try {
@@ -168,6 +171,7 @@ class JettyInteropTest {
                 }
             });
             AtomicInteger ok = new AtomicInteger();
+            List<IOException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
                 String url = server.url("/n" + i);
@@ -177,15 +181,16 @@ class JettyInteropTest {
                             ok.incrementAndGet();
                         }
                     } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+                        failures.add(e);
                     }
                 }));
             }
             for (Thread thread : threads) {
                 thread.join(Duration.ofSeconds(30));
             }
+            assertThat(failures).as("failed calls; " + client.stats()).isEmpty();
             assertThat(ok.get()).isEqualTo(calls);
-            assertThat(manyInFlight.getCount()).as("300 streams were open at once").isZero();
+            assertThat(manyInFlight.getCount()).as("150 streams were open at once").isZero();
             assertThat(server.maxInFlightPerConnection()).isLessThanOrEqualTo(100);
             assertThat(client.stats().retries()).as("nothing refused: the limit was respected").isZero();
             // 1000 / 100 streams: ten connections, give or take one dial started before a SETTINGS arrived.

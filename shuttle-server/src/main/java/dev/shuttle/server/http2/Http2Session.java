@@ -332,7 +332,14 @@ public final class Http2Session implements ProtocolSession {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "RST_STREAM on idle stream " + reset.streamId());
                 }
-                spendReset();
+                Http2Stream target = streams.get(reset.streamId());
+                if (target == null) {
+                    spendControlFrame(); // a finished stream: reading the frame is all it costs
+                } else if (!target.headSent) {
+                    spendReset(); // before any answer: the rapid-reset pattern (CVE-2023-44487)
+                }
+                // else the client stops a response it has begun to get (a body closed unread): an ordinary event,
+                // bounded by the round trip it waited for the head and by the stream limit
                 creditConnection(streams.reset(reset.streamId(), reset.error(), true));
             }
             case GoAwayFrame goAway -> peerGoAway = true;
@@ -579,6 +586,7 @@ public final class Http2Session implements ProtocolSession {
 
     void sendHeaders(Http2Stream stream, List<String> fields, boolean endStream) throws IOException {
         checkNotReset(stream);
+        stream.headSent = true;
         if (endStream) {
             // Recorded before the frame goes out: a client that answers END_STREAM at once (h2spec 5.1.12 sends
             // HEADERS again) must find the stream closed, not half-closed, when the reader gets there.
@@ -595,6 +603,7 @@ public final class Http2Session implements ProtocolSession {
             throws IOException {
         checkNotReset(stream);
         if (length <= Http2Writer.MAX_DATA_FRAME && streams.tryTakeSendWindow(stream, length) == length) {
+            stream.headSent = true;
             streams.localEnded(stream); // before the frames, as in sendHeaders
             writer.headersAndData(stream.id, fields, bytes, offset, length);
             return;

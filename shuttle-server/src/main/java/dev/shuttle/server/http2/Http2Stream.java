@@ -30,6 +30,8 @@ final class Http2Stream {
 
     boolean remoteEnded;
     boolean localEnded;
+    /** The response head went out: a reset from the client after it stops an answer it has begun to get. */
+    volatile boolean headSent;
     /** RST_STREAM sent or received, or the connection failed: the code, null while not reset. Written under the lock,
      * volatile so a handler can look without it. */
     volatile Http2ErrorCode reset;

@@ -160,6 +160,31 @@ final class FrameClient implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Reads until the response head of {@code streamId} arrived, decoding every field block on the way (the HPACK
+     * tables stay in step) and dropping other frames; a GOAWAY or the connection's end fails.
+     */
+    void awaitHead(int streamId) throws IOException {
+        for (Http2Frame frame; (frame = read()) != null; ) {
+            if (frame instanceof GoAwayFrame goAway) {
+                throw new IOException("GOAWAY " + goAway.errorCode() + " while waiting for stream " + streamId);
+            }
+            if (frame instanceof HeadersFrame headers) {
+                try {
+                    decoder.decode(headers.fragment(), (name, value) -> { });
+                } catch (Http2Exception e) {
+                    throw new IOException(e);
+                }
+                if (headers.streamId() == streamId) {
+                    return;
+                }
+            } else if (frame instanceof RstStreamFrame reset && reset.streamId() == streamId) {
+                throw new IOException("stream " + streamId + " reset with " + reset.errorCode() + " before its head");
+            }
+        }
+        throw new IOException("connection ended before the head of stream " + streamId);
+    }
+
     /** Reads until {@code streamId} ends (END_STREAM or RST_STREAM) and tells how; other streams' frames are dropped. */
     StreamOutcome awaitStream(int streamId) throws IOException {
         Map<String, String> fields = new HashMap<>();

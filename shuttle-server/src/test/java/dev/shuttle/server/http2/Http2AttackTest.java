@@ -151,6 +151,25 @@ class Http2AttackTest {
     }
 
     @Test
+    void resetsOfStreamsWhoseAnswerBeganAreNotCountedAsAnAttack() throws Exception {
+        // A client that closes bodies unread (Shuttle's own client, a browser leaving a page) resets each stream
+        // after its head arrived: 300 in a row, three times the reset budget, are ordinary traffic.
+        start(Http2Options.defaults());
+        try (FrameClient client = new FrameClient(server.localAddress())) {
+            for (int i = 0; i < 300; i++) {
+                int id = 1 + 2 * i;
+                client.send(client.request(id, "/big", true));
+                client.awaitHead(id);
+                client.send(new RstStreamFrame(id, 0x8 /* CANCEL */));
+            }
+            // The DATA the reset streams got before their resets spent the connection window: give it back.
+            client.send(new WindowUpdateFrame(0, 1 << 30));
+            client.send(client.request(601, "/ok", true));
+            assertThat(client.awaitStream(601).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void resetsTheServerIsProvokedIntoSendingCountAgainstTheSameBudget() throws Exception {
         // MadeYouReset: no RST_STREAM from the client at all; DATA on a stream it already ended makes the server
         // reset it (STREAM_CLOSED), while the handler runs on.
