@@ -36,12 +36,19 @@ public final class CostModel {
      */
     public static final long MIN_DIAL_COST_NANOS = 5_000_000;
     /**
-     * Drains of an origin that must have ended before their times are trusted to say "too slow, dial instead": 3, so
-     * that one stalled drain (a GC pause, a busy server thread) does not decide for the next ones. Until then a
-     * request waits for the drain, which the policy's time cap bounds: optimism costs at most a few caps per origin,
-     * and the history ends it.
+     * Drains of an origin that must have ended before their times are used: 1. The decision no longer bets a whole
+     * cap on optimism: a request that knows nothing waits only a short grace before dialing too, and a drain that
+     * gave up makes the next request dial ({@link #lastDrainGaveUp}), so learning from the first drain costs at most
+     * a dial when that drain was unlucky, where waiting for three drains could cost three caps.
      */
-    public static final int MIN_DRAIN_HISTORY = 3;
+    public static final int MIN_DRAIN_HISTORY = 1;
+    /**
+     * The shortest expected drain worth a spare connection, and the grace a request with no drain history waits
+     * before it dials as well: 1 ms. Below it a wait is within a loaded host's scheduling noise and a fraction of any
+     * request's own round trip on a real network, so a connection per such wait would buy nothing measurable; above
+     * it, on an origin whose requests come back to back, every request would pay it (issue 14).
+     */
+    public static final long MIN_SPARE_WAIT_NANOS = 1_000_000;
 
     private final ReentrantLock lock = new ReentrantLock();
     // All guarded by lock.
@@ -49,6 +56,8 @@ public final class CostModel {
     private final RecentMedian reusedFirstByteNanos = new RecentMedian(WINDOW);
     private final RecentMedian drainBytesPerNano = new RecentMedian(WINDOW);
     private final RecentMedian drainNanos = new RecentMedian(WINDOW);
+    private int drainsSeen;
+    private boolean lastDrainGaveUp;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
     public void recordFreshFirstByte(long nanos) {
@@ -85,6 +94,8 @@ public final class CostModel {
         try {
             drainNanos.add(duration);
             drainBytesPerNano.add((double) bytes / duration);
+            drainsSeen = Math.min(Integer.MAX_VALUE - 1, drainsSeen) + 1;
+            lastDrainGaveUp = !completed;
         } finally {
             lock.unlock();
         }
@@ -111,6 +122,41 @@ public final class CostModel {
                 cost -= reusedFirstByteNanos.median();
             }
             return (long) Math.max(MIN_DIAL_COST_NANOS, cost);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Background drains of this origin that have ended and recorded a duration (failed ones included). */
+    public int drainsSeen() {
+        lock.lock();
+        try {
+            return drainsSeen;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The latest drain of this origin hit its time or byte cap: the next request should not count on a drain. */
+    public boolean lastDrainGaveUp() {
+        lock.lock();
+        try {
+            return lastDrainGaveUp;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The shortest expected drain worth a spare connection: the origin's median request round trip on a reused
+     * connection (write to first byte), at least {@link #MIN_SPARE_WAIT_NANOS}. A drain shorter than the request's
+     * own round trip adds less than the request costs anyway; one longer is "slow relative to requests".
+     */
+    public long spareWaitNanos() {
+        lock.lock();
+        try {
+            double roundTrip = reusedFirstByteNanos.median();
+            return Double.isNaN(roundTrip) ? MIN_SPARE_WAIT_NANOS : (long) Math.max(MIN_SPARE_WAIT_NANOS, roundTrip);
         } finally {
             lock.unlock();
         }
