@@ -16,9 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Drain time</b> is estimated from past background drains of this origin: for a body of known remaining length,
  * remaining bytes over the drain throughput; for a chunked body, the drain duration minus the time this drain has
- * already run (medians of recent drains). A drain that gave up counts as taking the whole time cap with what it
- * drained, so an origin whose tails are slow stops being waited for. Until a few drains have ended the estimate is 0
- * (see {@link #MIN_DRAIN_HISTORY}).
+ * already run (medians of recent drains; of two, the quicker, so one stall among the first two does not decide). A
+ * drain that gave up counts as taking the whole time cap with what it drained, and {@link #lastDrainGaveUp} says so at
+ * once. Until one drain has ended the estimate is 0 and the pool treats the origin as unknown (a short grace, then a
+ * dial; see {@link HandOffPlanner}).
  *
  * <p>Thread-safe: exchanges and drains of any thread record into it.
  */
@@ -174,13 +175,13 @@ public final class CostModel {
             }
             long remaining = progress.remaining();
             if (remaining >= 0) {
-                double throughput = drainBytesPerNano.median();
+                double throughput = drainBytesPerNano.lowerMedian();
                 if (remaining == 0 || Double.isNaN(throughput)) {
                     return 0;
                 }
                 return throughput <= 0 ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE / 2.0, remaining / throughput);
             }
-            double duration = drainNanos.median();
+            double duration = drainNanos.lowerMedian();
             if (Double.isNaN(duration)) {
                 return 0;
             }
