@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param expectedDrain how long the draining connection it looked at was expected to take still; null when none was
  *                      draining or nothing is known yet about this origin's drains
  * @param dialCost      what a new connection to this origin is learned to cost (at least 5 ms)
- * @param spareWait     the shortest wait for a drain that is worth a spare connection to this origin (at least 1 ms)
+ * @param spareWait     the shortest wait for a drain that is worth a spare connection to this origin (at least 1 ms);
+ *                      for {@link Kind#WAIT_FOR_DRAIN_THEN_DIAL}, the grace before the request dials as well
  * @param reason        one sentence, for people
  */
 public record HandOffDecision(Kind kind, Duration expectedDrain, Duration dialCost, Duration spareWait,

@@ -48,7 +48,11 @@ public final class Drainer {
         long discarded = 0;
         // An interrupted closing thread would close the channel on its first read (interruptible channel): leave the
         // work to the background thread instead.
-        if (policy.inline() && !Thread.currentThread().isInterrupted()) {
+        // An origin whose last drain stopped at the byte cap sends bodies larger than the cap: reading up to the cap
+        // here would cost the caller that time for a connection likely to be closed; the background drain still
+        // tries (off the caller's thread), and its outcome says when the bodies get small again.
+        if (policy.inline() && !Thread.currentThread().isInterrupted()
+                && !target.lease().costs().lastDrainHitByteCap()) {
             try {
                 discarded = target.stream().skipAvailable(policy.maxBytes());
             } catch (IOException e) {

@@ -309,16 +309,26 @@ public final class ConnectionPool implements AutoCloseable {
         PoolEntry drain = soonestUnclaimedDrainLocked(pool, now);
         CostModel costs = pool.costs;
         long expected = drain == null ? 0 : expectedDrainLocked(costs, drain.drain, now);
+        long longestRunning = 0;
+        for (int i = 0; i < pool.draining.size(); i++) {
+            longestRunning = Math.max(longestRunning, now - pool.draining.get(i).drain.startNanos());
+        }
+        long spareWait = costs.spareWaitNanos();
         HandOffDecision decision = HandOffPlanner.decide(new HandOffPlanner.Facts(drain != null, expected,
-                costs.drainsSeen(), costs.lastDrainGaveUp(), costs.dialCostNanos(), costs.spareWaitNanos(),
-                spareDialsFreeLocked(pool) > 0));
+                longestRunning, costs.drainsSeen(), costs.typicalDrainNanos(), costs.lastDrainGaveUp(),
+                costs.dialCostNanos(), costs.rawDialCostNanos(), spareWait, spareDialsFreeLocked(pool) > 0));
         switch (decision.kind()) {
             case DIAL -> {
                 if (drain != null) {
                     handOffDials.incrementAndGet();
                 }
             }
-            case WAIT_FOR_DRAIN -> claimLocked(drain, waiter);
+            case WAIT_FOR_DRAIN -> {
+                claimLocked(drain, waiter);
+                // A drain that overruns its estimate by the spare wait is no longer "about to end": dial as well.
+                long overrun = expected + spareWait;
+                scheduler.schedule(overrun, () -> graceOver(pool, waiter));
+            }
             case WAIT_FOR_DRAIN_AND_DIAL_SPARE -> {
                 claimLocked(drain, waiter);
                 spareDials.incrementAndGet();
@@ -412,8 +422,9 @@ public final class ConnectionPool implements AutoCloseable {
     }
 
     /**
-     * A request with no drain history waited its grace for a drain: if nothing served it meanwhile, it dials as well
-     * (and still takes the drained connection if that comes first).
+     * A request waited its grace for a drain of an origin with no drain history, or its drain overran the estimate by
+     * the spare wait: if nothing served it meanwhile, it dials as well (and still takes the drained connection if
+     * that comes first). Runs on the scheduler's thread.
      */
     private void graceOver(OriginPool pool, Waiter waiter) {
         lock.lock();

@@ -59,6 +59,7 @@ public final class CostModel {
     private final RecentMedian drainNanos = new RecentMedian(WINDOW);
     private int drainsSeen;
     private boolean lastDrainGaveUp;
+    private boolean lastDrainHitByteCap;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
     public void recordFreshFirstByte(long nanos) {
@@ -97,6 +98,7 @@ public final class CostModel {
             drainBytesPerNano.add((double) bytes / duration);
             drainsSeen = Math.min(Integer.MAX_VALUE - 1, drainsSeen) + 1;
             lastDrainGaveUp = !completed;
+            lastDrainHitByteCap = !completed && nanos < capNanos;
         } finally {
             lock.unlock();
         }
@@ -113,16 +115,36 @@ public final class CostModel {
 
     /** The expected extra latency of a new connection, in nanoseconds, at least {@link #MIN_DIAL_COST_NANOS}. */
     public long dialCostNanos() {
+        return Math.max(MIN_DIAL_COST_NANOS, rawDialCostNanos());
+    }
+
+    /**
+     * The expected extra latency of a new connection without the floor (0 before any dial was measured): what a
+     * request that dials really waits. Used where the question is "is waiting for this drain quicker than a dial?"
+     * for an origin whose drains are slow anyway, so that the floor never makes a request wait longer than a dial.
+     */
+    public long rawDialCostNanos() {
         lock.lock();
         try {
             double cost = freshFirstByteNanos.median();
             if (Double.isNaN(cost)) {
-                return MIN_DIAL_COST_NANOS;
+                return 0;
             }
             if (!reusedFirstByteNanos.isEmpty()) {
                 cost -= reusedFirstByteNanos.median();
             }
-            return (long) Math.max(MIN_DIAL_COST_NANOS, cost);
+            return (long) Math.max(0, cost);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The typical duration of this origin's background drains (a drain that gave up counts as the cap); 0 if none. */
+    public long typicalDrainNanos() {
+        lock.lock();
+        try {
+            double typical = drainNanos.lowerMedian();
+            return Double.isNaN(typical) ? 0 : (long) typical;
         } finally {
             lock.unlock();
         }
@@ -143,6 +165,20 @@ public final class CostModel {
         lock.lock();
         try {
             return lastDrainGaveUp;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The latest drain of this origin stopped at the byte cap with body bytes still coming: its bodies are larger than
+     * the cap (chunked, so their length was not declared). The next close then leaves the reading to the background
+     * drain instead of reading up to the cap inline on the caller's thread for a connection that will be closed.
+     */
+    public boolean lastDrainHitByteCap() {
+        lock.lock();
+        try {
+            return lastDrainHitByteCap;
         } finally {
             lock.unlock();
         }

@@ -10,22 +10,26 @@ import java.util.Locale;
  * origin at that moment ({@link Facts}). Pure: no clock, no lock, no I/O, so each branch is tested as a table.
  *
  * <p>The request always takes whichever connection becomes free for it first; the rule decides what to set in motion.
- * In order:
+ * "Slow drains" means the origin's typical drain takes at least the spare wait ({@link Facts#spareWait}, 1 ms or the
+ * origin's request round trip): every back-to-back request would pay it. In order:
  * <ol>
- *   <li>Nothing draining: rely on a spare dial already on its way if there is one (it is at most one dial cost away,
- *       and a second dial would only add a connection), else dial.</li>
- *   <li>A drain, but none of this origin has ended yet: wait for it for a short grace ({@link Facts#spareWaitNanos}),
- *       then dial as well. A body that drains at loopback speed costs no connection; a stalled one costs the grace
- *       and a dial, never the time cap.</li>
- *   <li>The origin's last drain gave up (time or byte cap): dial, or rely on a spare in flight. One failure is enough
- *       to stop trusting: waiting again could cost another whole cap, where a dial costs one dial.</li>
- *   <li>The drain is expected to take longer than a dial: dial, or rely on a spare in flight (cheaper still).</li>
- *   <li>The drain is expected to end within {@link Facts#spareWaitNanos}: wait for it alone; a connection per such
- *       wait would trade connections for time nobody can measure.</li>
- *   <li>Otherwise the drain is cheaper than a dial but slow compared to a request: wait for it, and make sure a spare
- *       is coming — rely on the one in flight, or dial one now. The request gets whichever is first; the other is
- *       ready for the next request, so an origin whose drains are slow ends up with enough connections that one is
- *       idle when a request comes, one dial at a time (never more than one spare dial in flight).</li>
+ *   <li>Nothing draining: count on a spare dial already on its way if there is one (it is at most one dial away, and
+ *       a second dial would only add a connection), else dial.</li>
+ *   <li>No drain of this origin has ended yet: if one has already run the spare wait, the drains are slow — wait for
+ *       it and dial a spare; otherwise wait out the rest of the spare wait (a grace), then dial as well. A body that
+ *       drains at loopback speed costs no connection; a stalled one costs the grace and a dial, never the cap.</li>
+ *   <li>The last drain gave up (time or byte cap), or the drain is expected to take longer than a dial: dial, or count
+ *       on a spare in flight. One failure is enough to stop trusting: waiting again could cost another whole cap.</li>
+ *   <li>The drain is expected to end sooner than every alternative: wait for it alone. For an origin with quick
+ *       drains that is under the spare wait (a connection per such wait would buy nothing measurable); for one with
+ *       slow drains, under the real dial cost as well (the 5 ms floor of {@link CostModel#dialCostNanos} is there to
+ *       keep quick origins on one connection, not to make a request wait longer than a dial takes). The pool dials
+ *       as well if the drain overruns the estimate by the spare wait.</li>
+ *   <li>Otherwise the drain is cheaper than a dial but slow for a request: make sure a spare is coming — count on
+ *       the one in flight, or dial one now. The request gets whichever is first; the other is ready for the next
+ *       request, so an origin with slow drains grows to enough connections that one is idle when a request comes,
+ *       one spare dial at a time. {@code bounded} dials for every such request instead, which ends with more
+ *       connections for the same wait.</li>
  * </ol>
  */
 final class HandOffPlanner {
@@ -33,24 +37,27 @@ final class HandOffPlanner {
     }
 
     /**
-     * What the pool knows when a request finds no idle connection.
+     * What the pool knows when a request finds no idle connection. Durations in nanoseconds.
      *
      * @param draining        an unclaimed connection of the origin is draining
-     * @param expectedDrain   nanoseconds until the soonest of them is expected to end (meaningful when
-     *                        {@code drainsSeen > 0}); Long.MAX_VALUE when it is not expected to end in time
-     * @param drainsSeen      background drains of this origin that have ended (with a recorded duration)
+     * @param expectedDrain   until the soonest of them is expected to end (meaningful when {@code drainsSeen > 0});
+     *                        Long.MAX_VALUE when it is not expected to end within its cap
+     * @param longestRunning  how long the oldest drain in flight has run
+     * @param drainsSeen      background drains of this origin that have ended (failed ones included)
+     * @param typicalDrain    their typical duration (a drain that gave up counts as the cap)
      * @param lastDrainGaveUp the latest of them hit the time or byte cap
-     * @param dialCost        the learned extra latency of a new connection
-     * @param spareWaitNanos  the shortest drain wait worth a spare connection
+     * @param dialCost        the learned extra latency of a new connection, at least the 5 ms floor
+     * @param rawDialCost     the same without the floor: what a dial really takes here
+     * @param spareWait       the shortest drain wait worth a spare connection
      * @param spareInFlight   a dial no request is waiting for (a spare) is on its way and nobody else counts on it
      */
-    record Facts(boolean draining, long expectedDrain, int drainsSeen, boolean lastDrainGaveUp, long dialCost,
-                 long spareWaitNanos, boolean spareInFlight) {
+    record Facts(boolean draining, long expectedDrain, long longestRunning, int drainsSeen, long typicalDrain,
+                 boolean lastDrainGaveUp, long dialCost, long rawDialCost, long spareWait, boolean spareInFlight) {
     }
 
     static HandOffDecision decide(Facts f) {
         Duration dial = Duration.ofNanos(f.dialCost());
-        Duration spareWait = Duration.ofNanos(f.spareWaitNanos());
+        Duration spareWait = Duration.ofNanos(f.spareWait());
         if (!f.draining()) {
             return f.spareInFlight()
                     ? new HandOffDecision(Kind.WAIT_FOR_SPARE, null, dial, spareWait,
@@ -58,9 +65,14 @@ final class HandOffPlanner {
                     : new HandOffDecision(Kind.DIAL, null, dial, spareWait, "nothing idle or draining");
         }
         if (f.drainsSeen() == 0) {
-            return new HandOffDecision(Kind.WAIT_FOR_DRAIN_THEN_DIAL, null, dial, spareWait,
-                    "no drain of this origin has ended yet: waiting " + ms(f.spareWaitNanos())
-                            + " for this one, then dialing as well");
+            if (f.longestRunning() >= f.spareWait()) {
+                return spare(f, null, dial, spareWait, "no drain of this origin has ended yet, but one has run "
+                        + ms(f.longestRunning()) + ": drains here are slow for a request; waiting for it");
+            }
+            return new HandOffDecision(Kind.WAIT_FOR_DRAIN_THEN_DIAL, null, dial,
+                    Duration.ofNanos(f.spareWait() - f.longestRunning()),
+                    "no drain of this origin has ended yet: waiting up to "
+                            + ms(f.spareWait() - f.longestRunning()) + " for this one, then dialing as well");
         }
         Duration expected = f.expectedDrain() == Long.MAX_VALUE ? null : Duration.ofNanos(f.expectedDrain());
         String drainText = expected == null ? "drain not expected to end within its cap"
@@ -73,17 +85,23 @@ final class HandOffPlanner {
                             why + ": waiting for the spare dial already on its way")
                     : new HandOffDecision(Kind.DIAL, expected, dial, spareWait, why + ": dialing");
         }
-        if (f.expectedDrain() < f.spareWaitNanos()) {
+        boolean slowDrains = f.typicalDrain() >= f.spareWait();
+        long alone = slowDrains ? Math.min(f.spareWait(), Math.max(0, f.rawDialCost())) : f.spareWait();
+        if (f.expectedDrain() < alone) {
             return new HandOffDecision(Kind.WAIT_FOR_DRAIN, expected, dial, spareWait,
-                    drainText + ", under " + ms(f.spareWaitNanos()) + ": waiting for it");
+                    drainText + ", under " + ms(alone) + (slowDrains ? " (a dial takes " + ms(f.rawDialCost())
+                            + ")" : "") + ": waiting for it alone");
         }
-        String slow = drainText + ", less than a dial (" + ms(f.dialCost()) + ") but slow for a request (over "
-                + ms(f.spareWaitNanos()) + "): waiting for it";
+        return spare(f, expected, dial, spareWait, drainText + ", less than a dial (" + ms(f.dialCost())
+                + ") but slow for a request (drains here take " + ms(f.typicalDrain()) + "): waiting for it");
+    }
+
+    private static HandOffDecision spare(Facts f, Duration expected, Duration dial, Duration spareWait, String why) {
         return f.spareInFlight()
                 ? new HandOffDecision(Kind.WAIT_FOR_SPARE, expected, dial, spareWait,
-                        slow + " or for the spare dial already on its way, whichever is first")
+                        why + " or for the spare dial already on its way, whichever is first")
                 : new HandOffDecision(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE, expected, dial, spareWait,
-                        slow + ", and dialing a spare for the requests after it");
+                        why + ", and dialing a spare for the requests after it");
     }
 
     private static String ms(long nanos) {

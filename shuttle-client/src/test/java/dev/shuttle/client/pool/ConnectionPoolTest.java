@@ -642,6 +642,31 @@ class ConnectionPoolTest {
     }
 
     @Test
+    void aDrainThatOverrunsItsEstimateByTheSpareWaitMakesTheWaiterDialAsWell() throws Exception {
+        pool();
+        Lease first = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(20 * MS);
+        costs.recordDrain(1000, MS / 2, true, 50 * MS); // 0.5 ms drains: waited for alone
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        ManualScheduler.Task overrun = scheduler.pending().stream()
+                .filter(t -> t.delayNanos == MS / 2 + CostModel.MIN_SPARE_WAIT_NANOS).findFirst().orElseThrow();
+        assertThat(dialPermits.hasQueuedThreads()).isFalse();
+        now.addAndGet(overrun.delayNanos);
+        scheduler.runPending(); // the drain stalls: the waiter dials as well, and takes whichever is first
+        Await.until("dial after the overrun", () -> dialPermits.hasQueuedThreads());
+        first.release(true);
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        dialPermits.release();
+        Await.until("the dial became a spare", () -> pool.idleCount() == 1);
+        second.release(true);
+    }
+
+    @Test
     void theDrainAboutToFinishIsChosenOverAnOlderOne() throws Exception {
         pool();
         Lease a = acquire();

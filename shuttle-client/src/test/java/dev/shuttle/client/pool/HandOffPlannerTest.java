@@ -9,67 +9,134 @@ import org.junit.jupiter.api.Test;
 /** The hand-off rule as a table: what a request with no idle connection does, from what the pool knows. */
 class HandOffPlannerTest {
     private static final long MS = 1_000_000;
-    private static final long DIAL = 20 * MS;
-    private static final long SPARE_WAIT = MS;
+    private static final long US = 1_000;
 
-    private static HandOffDecision decide(boolean draining, long expected, int seen, boolean gaveUp, boolean spare) {
-        return HandOffPlanner.decide(new HandOffPlanner.Facts(draining, expected, seen, gaveUp, DIAL, SPARE_WAIT,
-                spare));
+    /** An origin behind a 20 ms dial whose drains take {@code typical}; 3 drains seen, none failed, no spare. */
+    private static final class F {
+        boolean draining = true;
+        long expected;
+        long longestRunning;
+        int seen = 3;
+        long typical;
+        boolean gaveUp;
+        long dialCost = 20 * MS;
+        long rawDialCost = 20 * MS;
+        long spareWait = MS;
+        boolean spare;
+
+        F expected(long nanos) {
+            expected = nanos;
+            return this;
+        }
+
+        F typical(long nanos) {
+            typical = nanos;
+            return this;
+        }
+
+        F spare() {
+            spare = true;
+            return this;
+        }
+
+        /** Loopback: a dial really takes 0.3 ms, the model's floor says 5 ms. */
+        F loopback() {
+            dialCost = 5 * MS;
+            rawDialCost = 300 * US;
+            return this;
+        }
+
+        HandOffDecision decide() {
+            return HandOffPlanner.decide(new HandOffPlanner.Facts(draining, expected, longestRunning, seen, typical,
+                    gaveUp, dialCost, rawDialCost, spareWait, spare));
+        }
     }
 
     @Test
     void nothingDrainingDialsUnlessASpareIsOnItsWay() {
-        assertThat(decide(false, 0, 5, false, false).kind()).isEqualTo(Kind.DIAL);
-        assertThat(decide(false, 0, 5, false, true).kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
+        F f = new F();
+        f.draining = false;
+        assertThat(f.decide().kind()).isEqualTo(Kind.DIAL);
+        assertThat(f.spare().decide().kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
     }
 
     @Test
-    void withoutHistoryItWaitsAGraceThenDials() {
-        HandOffDecision decision = decide(true, 0, 0, false, false);
+    void withoutHistoryItWaitsTheRestOfAGraceThenDials() {
+        F f = new F();
+        f.seen = 0;
+        f.longestRunning = 200 * US;
+        HandOffDecision decision = f.decide();
         assertThat(decision.kind()).isEqualTo(Kind.WAIT_FOR_DRAIN_THEN_DIAL);
-        assertThat(decision.spareWait().toNanos()).isEqualTo(SPARE_WAIT);
+        assertThat(decision.spareWait().toNanos()).as("the grace left").isEqualTo(800 * US);
         assertThat(decision.reason()).contains("no drain of this origin has ended yet");
     }
 
     @Test
-    void aQuickDrainIsWaitedForAlone() {
-        HandOffDecision decision = decide(true, MS / 2, 3, false, false);
+    void withoutHistoryADrainAlreadyRunningLongerThanTheGraceMeansSlowDrains() {
+        // Twenty requests of a 100 ms tail all come before the first drain gives up: none may wait a grace each.
+        F f = new F();
+        f.seen = 0;
+        f.longestRunning = 3 * MS;
+        assertThat(f.decide().kind()).isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
+        assertThat(f.spare().decide().kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
+    }
+
+    @Test
+    void aQuickDrainOfAQuickOriginIsWaitedForAlone() {
+        HandOffDecision decision = new F().typical(400 * US).expected(300 * US).loopback().decide();
         assertThat(decision.kind()).isEqualTo(Kind.WAIT_FOR_DRAIN);
         assertThat(decision.dials()).isFalse();
-        assertThat(decision.expectedDrain().toNanos()).isEqualTo(MS / 2);
+        assertThat(decision.expectedDrain().toNanos()).isEqualTo(300 * US);
     }
 
     @Test
     void aDrainCheaperThanADialButSlowForARequestIsWaitedForWithASpareDialedBeside() {
-        HandOffDecision decision = decide(true, 10 * MS, 3, false, false);
+        HandOffDecision decision = new F().typical(10 * MS).expected(10 * MS).decide();
         assertThat(decision.kind()).isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
         assertThat(decision.dials()).isTrue();
         assertThat(decision.reason()).contains("10.000 ms").contains("dialing a spare");
         // One spare dial in flight at a time: the next request counts on it instead of dialing another.
-        assertThat(decide(true, 10 * MS, 3, false, true).kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
+        assertThat(new F().typical(10 * MS).expected(10 * MS).spare().decide().kind())
+                .isEqualTo(Kind.WAIT_FOR_SPARE);
+    }
+
+    @Test
+    void onASlowOriginADrainAboutToEndIsWaitedForAloneOnlyIfThatBeatsARealDial() {
+        // 20 ms dials: 0.5 ms left is cheaper than a dial and under the spare wait.
+        assertThat(new F().typical(10 * MS).expected(500 * US).decide().kind()).isEqualTo(Kind.WAIT_FOR_DRAIN);
+        // Loopback: a dial takes 0.3 ms, so 0.5 ms of drain is not worth waiting for alone despite the 5 ms floor.
+        assertThat(new F().typical(10 * MS).expected(500 * US).loopback().decide().kind())
+                .isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
+        assertThat(new F().typical(10 * MS).expected(200 * US).loopback().decide().kind())
+                .isEqualTo(Kind.WAIT_FOR_DRAIN);
     }
 
     @Test
     void aDrainSlowerThanADialIsNotWaitedFor() {
-        assertThat(decide(true, 30 * MS, 3, false, false).kind()).isEqualTo(Kind.DIAL);
-        assertThat(decide(true, Long.MAX_VALUE, 3, false, false).kind()).isEqualTo(Kind.DIAL);
-        assertThat(decide(true, Long.MAX_VALUE, 3, false, false).expectedDrain()).isNull();
-        assertThat(decide(true, 30 * MS, 3, false, true).kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
+        assertThat(new F().typical(30 * MS).expected(30 * MS).decide().kind()).isEqualTo(Kind.DIAL);
+        HandOffDecision never = new F().typical(50 * MS).expected(Long.MAX_VALUE).decide();
+        assertThat(never.kind()).isEqualTo(Kind.DIAL);
+        assertThat(never.expectedDrain()).isNull();
+        assertThat(new F().typical(30 * MS).expected(30 * MS).spare().decide().kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
     }
 
     @Test
     void oneDrainThatGaveUpStopsTheWaitingAtOnce() {
         // The old rule waited for three drains of history, losing up to three caps on a stalled origin.
-        HandOffDecision decision = decide(true, 0, 1, true, false);
+        F f = new F().typical(MS / 10);
+        f.seen = 1;
+        f.gaveUp = true;
+        HandOffDecision decision = f.decide();
         assertThat(decision.kind()).isEqualTo(Kind.DIAL);
         assertThat(decision.reason()).contains("gave up");
-        assertThat(decide(true, 0, 1, true, true).kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
+        assertThat(f.spare().decide().kind()).isEqualTo(Kind.WAIT_FOR_SPARE);
     }
 
     @Test
-    void aDrainExpectedExactlyAtTheDialCostIsStillWaitedFor() {
-        assertThat(decide(true, DIAL, 3, false, false).kind()).isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
-        assertThat(decide(true, SPARE_WAIT, 3, false, false).kind()).isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
-        assertThat(decide(true, SPARE_WAIT - 1, 3, false, false).kind()).isEqualTo(Kind.WAIT_FOR_DRAIN);
+    void boundaries() {
+        assertThat(new F().typical(20 * MS).expected(20 * MS).decide().kind())
+                .as("exactly a dial: still waited for").isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
+        assertThat(new F().typical(MS).expected(MS).decide().kind()).isEqualTo(Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
+        assertThat(new F().typical(MS).expected(MS - 1).decide().kind()).isEqualTo(Kind.WAIT_FOR_DRAIN);
     }
 }
