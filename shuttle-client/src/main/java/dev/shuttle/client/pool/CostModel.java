@@ -60,6 +60,7 @@ public final class CostModel {
     private int drainsSeen;
     private boolean lastDrainGaveUp;
     private boolean lastDrainHitByteCap;
+    private int skipsSinceByteCap;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
     public void recordFreshFirstByte(long nanos) {
@@ -171,14 +172,30 @@ public final class CostModel {
     }
 
     /**
-     * The latest drain of this origin stopped at the byte cap with body bytes still coming: its bodies are larger than
-     * the cap (chunked, so their length was not declared). The next close then leaves the reading to the background
-     * drain instead of reading up to the cap inline on the caller's thread for a connection that will be closed.
+     * Closes of an origin whose bodies outgrow the byte cap that skip the drain, out of every
+     * {@code SKIPS_PER_RETRY + 1}: 15. One close in 16 still drains, so an origin whose bodies get small again is
+     * drained again within 16 responses, at the price of one capped drain per 16 large ones.
      */
-    public boolean lastDrainHitByteCap() {
+    static final int SKIPS_PER_RETRY = 15;
+
+    /**
+     * Whether to close this unread body of unknown length at once rather than drain it: true when the latest drain of
+     * this origin stopped at the byte cap with body bytes still coming (its bodies are larger than the cap, chunked, so
+     * their length was not declared: the same verdict as a declared Content-Length over the cap), except every
+     * {@link #SKIPS_PER_RETRY}+1-th call, which lets a drain try again.
+     */
+    public boolean skipDrainForByteCap() {
         lock.lock();
         try {
-            return lastDrainHitByteCap;
+            if (!lastDrainHitByteCap) {
+                return false;
+            }
+            if (skipsSinceByteCap >= SKIPS_PER_RETRY) {
+                skipsSinceByteCap = 0;
+                return false;
+            }
+            skipsSinceByteCap++;
+            return true;
         } finally {
             lock.unlock();
         }

@@ -15,16 +15,17 @@ import java.util.Locale;
  * <ol>
  *   <li>Nothing draining: count on a spare dial already on its way if there is one (it is at most one dial away, and
  *       a second dial would only add a connection), else dial.</li>
- *   <li>No drain of this origin has ended yet: if one has already run the spare wait, the drains are slow — wait for
- *       it and dial a spare; otherwise wait out the rest of the spare wait (a grace), then dial as well. A body that
- *       drains at loopback speed costs no connection; a stalled one costs the grace and a dial, never the cap.</li>
+ *   <li>No drain of this origin has ended yet: wait as long as a dial takes (at most the spare wait: a grace), then
+ *       dial as well; if a drain in flight has already run that long, dial a spare at once. A body that drains at
+ *       loopback speed costs no connection; a stalled one costs the grace and a dial, never the cap.</li>
  *   <li>The last drain gave up (time or byte cap), or the drain is expected to take longer than a dial: dial, or count
  *       on a spare in flight. One failure is enough to stop trusting: waiting again could cost another whole cap.</li>
  *   <li>The drain is expected to end sooner than every alternative: wait for it alone. For an origin with quick
  *       drains that is under the spare wait (a connection per such wait would buy nothing measurable); for one with
- *       slow drains, under the real dial cost as well (the 5 ms floor of {@link CostModel#dialCostNanos} is there to
- *       keep quick origins on one connection, not to make a request wait longer than a dial takes). The pool dials
- *       as well if the drain overruns the estimate by the spare wait.</li>
+ *       slow drains, under half the real dial cost as well, so that the wait still wins if the drain takes twice
+ *       what is left (the 5 ms floor of {@link CostModel#dialCostNanos} is there to keep quick origins on one
+ *       connection, not to make a request wait longer than a dial takes). The pool dials as well if the drain
+ *       overruns the estimate by the spare wait.</li>
  *   <li>Otherwise the drain is cheaper than a dial but slow for a request: make sure a spare is coming — count on
  *       the one in flight, or dial one now. The request gets whichever is first; the other is ready for the next
  *       request, so an origin with slow drains grows to enough connections that one is idle when a request comes,
@@ -65,14 +66,18 @@ final class HandOffPlanner {
                     : new HandOffDecision(Kind.DIAL, null, dial, spareWait, "nothing idle or draining");
         }
         if (f.drainsSeen() == 0) {
-            if (f.longestRunning() >= f.spareWait()) {
+            // Nothing known: wait as long as a dial would take (up to the spare wait), then dial as well, so the
+            // request pays at most about twice the better choice (ski rental) and a stalled first drain costs a grace,
+            // not the cap.
+            long grace = f.rawDialCost() > 0 ? Math.min(f.spareWait(), f.rawDialCost()) : f.spareWait();
+            if (f.longestRunning() >= grace) {
                 return spare(f, null, dial, spareWait, "no drain of this origin has ended yet, but one has run "
-                        + ms(f.longestRunning()) + ": drains here are slow for a request; waiting for it");
+                        + ms(f.longestRunning()) + ", as long as a dial: waiting for it");
             }
             return new HandOffDecision(Kind.WAIT_FOR_DRAIN_THEN_DIAL, null, dial,
-                    Duration.ofNanos(f.spareWait() - f.longestRunning()),
-                    "no drain of this origin has ended yet: waiting up to "
-                            + ms(f.spareWait() - f.longestRunning()) + " for this one, then dialing as well");
+                    Duration.ofNanos(grace - f.longestRunning()),
+                    "no drain of this origin has ended yet: waiting up to " + ms(grace - f.longestRunning())
+                            + " for this one, then dialing as well");
         }
         Duration expected = f.expectedDrain() == Long.MAX_VALUE ? null : Duration.ofNanos(f.expectedDrain());
         String drainText = expected == null ? "drain not expected to end within its cap"
@@ -86,10 +91,12 @@ final class HandOffPlanner {
                     : new HandOffDecision(Kind.DIAL, expected, dial, spareWait, why + ": dialing");
         }
         boolean slowDrains = f.typicalDrain() >= f.spareWait();
-        long alone = slowDrains ? Math.min(f.spareWait(), Math.max(0, f.rawDialCost())) : f.spareWait();
+        // For slow drains the estimate is a duration learned on a busy host, off by a millisecond or two: waiting
+        // alone must still beat a real dial if the drain takes twice what is left.
+        long alone = slowDrains ? Math.min(f.spareWait(), Math.max(0, f.rawDialCost()) / 2) : f.spareWait();
         if (f.expectedDrain() < alone) {
             return new HandOffDecision(Kind.WAIT_FOR_DRAIN, expected, dial, spareWait,
-                    drainText + ", under " + ms(alone) + (slowDrains ? " (a dial takes " + ms(f.rawDialCost())
+                    drainText + ", under " + ms(alone) + (slowDrains ? " (half of a dial: " + ms(f.rawDialCost())
                             + ")" : "") + ": waiting for it alone");
         }
         return spare(f, expected, dial, spareWait, drainText + ", less than a dial (" + ms(f.dialCost())

@@ -72,4 +72,22 @@ class CostModelTest {
         assertThat(costs.expectedDrainNanos(new DrainProgress(0, 1000), 0)).isEqualTo(Long.MAX_VALUE);
         assertThat(costs.expectedDrainNanos(new DrainProgress(0, -1), 0)).isEqualTo(50 * MS);
     }
+
+    @Test
+    void anOriginWhoseDrainHitTheByteCapSkipsDrainsButRetriesOneInSixteen() {
+        CostModel costs = new CostModel();
+        assertThat(costs.skipDrainForByteCap()).isFalse();
+        costs.recordDrain(256 * 1024, 2 * MS, false, 50 * MS); // stopped at the byte cap, well within the time cap
+        int skipped = 0;
+        for (int i = 0; i < 16; i++) {
+            if (costs.skipDrainForByteCap()) {
+                skipped++;
+            }
+        }
+        assertThat(skipped).isEqualTo(CostModel.SKIPS_PER_RETRY);
+        costs.recordDrain(2048, MS, true, 50 * MS); // the retry completed: bodies are small again
+        assertThat(costs.skipDrainForByteCap()).isFalse();
+        costs.recordDrain(10, 50 * MS, false, 50 * MS); // a time-cap failure is not a byte-cap one
+        assertThat(costs.skipDrainForByteCap()).isFalse();
+    }
 }
