@@ -325,8 +325,10 @@ public final class ConnectionPool implements AutoCloseable {
             }
             case WAIT_FOR_DRAIN -> {
                 claimLocked(drain, waiter);
-                // A drain that overruns its estimate by the spare wait is no longer "about to end": dial as well.
-                long overrun = expected + spareWait;
+                // A drain that overruns its estimate is no longer "about to end": once the overrun has cost as much as
+                // a real dial (at least the spare wait), dial as well — the ski-rental bound, at most twice the better
+                // choice — instead of paying up to the cap.
+                long overrun = expected + Math.max(spareWait, costs.rawDialCostNanos());
                 scheduler.schedule(overrun, () -> graceOver(pool, waiter));
             }
             case WAIT_FOR_DRAIN_AND_DIAL_SPARE -> {

@@ -25,7 +25,7 @@ import java.util.Locale;
  *       slow drains, under half the real dial cost as well, so that the wait still wins if the drain takes twice
  *       what is left (the 5 ms floor of {@link CostModel#dialCostNanos} is there to keep quick origins on one
  *       connection, not to make a request wait longer than a dial takes). The pool dials as well if the drain
- *       overruns the estimate by the spare wait.</li>
+ *       overruns the estimate by a real dial's time (at least the spare wait).</li>
  *   <li>Otherwise the drain is cheaper than a dial but slow for a request: make sure a spare is coming — count on
  *       the one in flight, or dial one now. The request gets whichever is first; the other is ready for the next
  *       request, so an origin with slow drains grows to enough connections that one is idle when a request comes,
