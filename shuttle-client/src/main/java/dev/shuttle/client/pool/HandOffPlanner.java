@@ -20,17 +20,16 @@ import java.util.Locale;
  *       loopback speed costs no connection; a stalled one costs the grace and a dial, never the cap.</li>
  *   <li>The last drain gave up (time or byte cap), or the drain is expected to take longer than a dial: dial, or count
  *       on a spare in flight. One failure is enough to stop trusting: waiting again could cost another whole cap.</li>
- *   <li>The drain is expected to end sooner than every alternative: wait for it alone. For an origin with quick
- *       drains that is under the spare wait (a connection per such wait would buy nothing measurable); for one with
- *       slow drains, under half the real dial cost as well, so that the wait still wins if the drain takes twice
- *       what is left (the 5 ms floor of {@link CostModel#dialCostNanos} is there to keep quick origins on one
- *       connection, not to make a request wait longer than a dial takes). The pool dials as well if the drain
- *       overruns the estimate by a real dial's time (at least the spare wait).</li>
- *   <li>Otherwise the drain is cheaper than a dial but slow for a request: make sure a spare is coming — count on
- *       the one in flight, or dial one now. The request gets whichever is first; the other is ready for the next
- *       request, so an origin with slow drains grows to enough connections that one is idle when a request comes,
- *       one spare dial at a time. {@code bounded} dials for every such request instead, which ends with more
- *       connections for the same wait.</li>
+ *   <li>The origin's drains are quick (typically under the spare wait) and this one is expected to end within it:
+ *       wait for it alone; a connection per such wait would buy nothing measurable. The pool dials as well if the
+ *       drain overruns the estimate by a real dial's time (at least the spare wait): the ski-rental bound.</li>
+ *   <li>Otherwise the drain is cheaper than a dial but the origin's drains are slow for a request: make sure a spare
+ *       is coming — count on the one in flight, or dial one now. Not even a drain about to end is waited for alone
+ *       here: such estimates come from durations measured on a busy host and are off by milliseconds (measured: a
+ *       request that waited alone for a 10 ms drain expected within 1 ms lost 0.5–4 ms), while the spare costs the
+ *       request nothing: whichever is first serves it, and the other is ready for the next request. An origin with
+ *       slow drains so grows to enough connections that one is idle when a request comes, one spare dial in flight
+ *       at a time; {@code bounded} dials for every request that finds none idle, which overshoots.</li>
  * </ol>
  */
 final class HandOffPlanner {
@@ -48,7 +47,7 @@ final class HandOffPlanner {
      * @param typicalDrain    their typical duration (a drain that gave up counts as the cap)
      * @param lastDrainGaveUp the latest of them hit the time or byte cap
      * @param dialCost        the learned extra latency of a new connection, at least the 5 ms floor
-     * @param rawDialCost     the same without the floor: what a dial really takes here
+     * @param rawDialCost     the same without the floor: what a dial really takes here (bounds the first grace)
      * @param spareWait       the shortest drain wait worth a spare connection
      * @param spareInFlight   a dial no request is waiting for (a spare) is on its way and nobody else counts on it
      */
@@ -91,13 +90,10 @@ final class HandOffPlanner {
                     : new HandOffDecision(Kind.DIAL, expected, dial, spareWait, why + ": dialing");
         }
         boolean slowDrains = f.typicalDrain() >= f.spareWait();
-        // For slow drains the estimate is a duration learned on a busy host, off by a millisecond or two: waiting
-        // alone must still beat a real dial if the drain takes twice what is left.
-        long alone = slowDrains ? Math.min(f.spareWait(), Math.max(0, f.rawDialCost()) / 2) : f.spareWait();
-        if (f.expectedDrain() < alone) {
+        if (!slowDrains && f.expectedDrain() < f.spareWait()) {
             return new HandOffDecision(Kind.WAIT_FOR_DRAIN, expected, dial, spareWait,
-                    drainText + ", under " + ms(alone) + (slowDrains ? " (half of a dial: " + ms(f.rawDialCost())
-                            + ")" : "") + ": waiting for it alone");
+                    drainText + ", under " + ms(f.spareWait()) + " (drains here take " + ms(f.typicalDrain())
+                            + "): waiting for it alone");
         }
         return spare(f, expected, dial, spareWait, drainText + ", less than a dial (" + ms(f.dialCost())
                 + ") but slow for a request (drains here take " + ms(f.typicalDrain()) + "): waiting for it");
