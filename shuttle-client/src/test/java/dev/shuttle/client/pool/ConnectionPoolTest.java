@@ -590,6 +590,8 @@ class ConnectionPoolTest {
         gateDials();
         CompletableFuture<Lease> waiting = acquireAsync();
         Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        Await.until("grace scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS));
         ManualScheduler.Task grace = scheduler.pending().stream()
                 .filter(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS).findFirst().orElseThrow();
         assertThat(dialPermits.hasQueuedThreads()).as("no dial during the grace").isFalse();
@@ -652,8 +654,11 @@ class ConnectionPoolTest {
         gateDials();
         CompletableFuture<Lease> waiting = acquireAsync();
         Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        // The wait is counted just before the check is scheduled, in the same hold of the pool's lock.
+        Await.until("overrun check scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == MS / 2 + 20 * MS)); // the estimate plus a real dial
         ManualScheduler.Task overrun = scheduler.pending().stream()
-                .filter(t -> t.delayNanos == MS / 2 + 20 * MS).findFirst().orElseThrow(); // estimate + a real dial
+                .filter(t -> t.delayNanos == MS / 2 + 20 * MS).findFirst().orElseThrow();
         assertThat(dialPermits.hasQueuedThreads()).isFalse();
         now.addAndGet(overrun.delayNanos);
         scheduler.runPending(); // the drain stalls: the waiter dials as well, and takes whichever is first
@@ -673,13 +678,13 @@ class ConnectionPoolTest {
         Lease b = acquire();
         CostModel costs = pool.costs(ORIGIN);
         costs.recordFreshFirstByte(20 * MS);
-        costs.recordDrain(1_000_000, MS, true, 50 * MS); // 1 byte per ns: 1 MB per ms
-        a.startDrain(new DrainProgress(now.get(), 5_000_000)); // 5 ms to go
-        b.startDrain(new DrainProgress(now.get(), 100_000)); // 0.1 ms to go
+        costs.recordDrain(1_000_000, MS / 2, true, 50 * MS); // quick drains: 2 bytes per ns, 2 MB per ms
+        a.startDrain(new DrainProgress(now.get(), 5_000_000)); // 2.5 ms to go
+        b.startDrain(new DrainProgress(now.get(), 100_000)); // 0.05 ms to go
         gateDials();
         CompletableFuture<Lease> waiting = acquireAsync();
         Await.until("waiting for a drain", () -> pool.handOffWaits() == 1);
-        assertThat(dialPermits.hasQueuedThreads()).as("0.1 ms: no spare").isFalse();
+        assertThat(dialPermits.hasQueuedThreads()).as("0.05 ms: no spare").isFalse();
         b.release(true);
         Lease next = waiting.get();
         assertThat(next.connection()).isSameAs(b.connection());
