@@ -38,11 +38,11 @@ import java.util.function.LongSupplier;
  * covers the rare server that closed within that second, and the common case costs no system call. With none idle,
  * the request becomes a {@link Waiter} and:
  * <ul>
- *   <li>if the policy allows hand-off and a connection of the origin is draining, no other waiter claimed it, and
- *       the drain is expected to end before a dial would ({@link CostModel}), it waits for that drain to end, which
- *       the policy's time cap bounds; if the drain fails, it dials then. Once decided, it does not give up early: a
- *       stall that breaks the estimate costs this request at most the cap, once, and enters the history, where
- *       giving up would open a connection every time the host hiccups;</li>
+ *   <li>if the policy allows hand-off (HTTP/1.1 origins), the hand-off rule ({@link HandOffPlanner}) decides from
+ *       the origin's learned costs ({@link CostModel}): claim the draining connection expected to end first and wait
+ *       for it, alone or with a spare dialed beside it; count on a spare dial already on its way; or dial. A claimed
+ *       drain that overruns its estimate by a dial's time, and a first drain that outlasts a short grace, make the
+ *       request dial as well (timers on the scheduler);</li>
  *   <li>otherwise it starts a dial on a virtual thread, unless the origin is at {@code maxConnsPerHost}, where it
  *       waits in FIFO order.</li>
  * </ul>
