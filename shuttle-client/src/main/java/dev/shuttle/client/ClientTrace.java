@@ -14,6 +14,7 @@ import java.util.List;
  * <p>Order, for one attempt (brackets: only sometimes):
  * <pre>
  * getConn
+ *   [handOff]                          no idle HTTP/1.1 connection: why it waited, dialed or took a spare
  *   [dnsStart → dnsDone]                a dial was started for this request
  *   [connectStart → connectDone]...     one per address tried
  *   [tlsHandshakeStart → tlsHandshakeDone] https, on the connection that connected
@@ -38,6 +39,15 @@ public interface ClientTrace {
 
     /** The request asks the pool for a connection to {@code origin}. */
     default void getConn(Origin origin) {
+    }
+
+    /**
+     * The request found no idle HTTP/1.1 connection and the drain policy's hand-off rule decided what to do: wait for
+     * a draining connection, dial, dial a spare beside the wait, or wait for a spare already on its way. Fired on the
+     * requesting thread before the connection is handed over (not for HTTP/2 origins, nor with a policy without
+     * hand-off).
+     */
+    default void handOff(HandOffDecision decision) {
     }
 
     /** Name resolution of {@code host} begins (skipped for address literals). */

@@ -25,7 +25,10 @@ public enum DrainOutcome {
     ABANDONED_ERROR,
     /** The connection could not be reused anyway ({@code Connection: close}, close-delimited body, keep-alive off). */
     SKIPPED_CLOSE,
-    /** The declared Content-Length left more unread bytes than the policy's byte cap: closed, nothing read. */
+    /**
+     * The declared Content-Length left more unread bytes than the policy's byte cap, or (default policy) the body is
+     * chunked and this origin's last drain stopped at the byte cap: closed, nothing read.
+     */
     SKIPPED_LENGTH,
     /** The policy drains nothing ({@link DrainPolicy#none()}): closed at once, as Go 1.26 and earlier do. */
     SKIPPED_POLICY,

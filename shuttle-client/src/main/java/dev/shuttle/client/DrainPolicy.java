@@ -15,10 +15,12 @@ import java.util.Objects;
  *       reaches the end, the connection is idle before {@code close()} returns.</li>
  *   <li>Drain the rest on a background virtual thread, within {@link #maxBytes()} and {@link #maxTime()};
  *       {@code close()} never waits for it.</li>
- *   <li>{@link #handOff()}: a request that finds no idle connection but a draining one waits for it when the drain
- *       is expected to finish before a new dial would (dial cost and drain speed are learned per origin), and
- *       otherwise dials while still taking the drained connection if that is ready first. Without hand-off the
- *       request dials at once, and still takes the drained connection if it is ready first.</li>
+ *   <li>{@link #handOff()}: a request that finds no idle connection follows the hand-off rule, from costs learned
+ *       per origin: it waits for a draining connection when that is cheaper than a dial, and, where the origin's
+ *       drains are slow for its requests, dials a spare beside the wait (or counts on one already on its way) so the
+ *       next request finds a connection ready; it dials when the drain would take longer, or the last one gave up.
+ *       {@link ClientTrace#handOff} reports each decision and why. Without hand-off the request dials at once, and
+ *       still takes the drained connection if it is ready first.</li>
  * </ol>
  *
  * @param maxBytes body bytes the client will read and discard per response; 0 with {@link #none()}

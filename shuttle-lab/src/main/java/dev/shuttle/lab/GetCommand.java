@@ -3,6 +3,7 @@ package dev.shuttle.lab;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.ConnectionInfo;
 import dev.shuttle.client.DrainOutcome;
+import dev.shuttle.client.HandOffDecision;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.Request;
@@ -248,6 +249,17 @@ final class GetCommand implements Callable<Integer> {
         }
 
         @Override
+        public void handOff(HandOffDecision decision) {
+            print("no idle connection: " + switch (decision.kind()) {
+                case DIAL -> "DIAL";
+                case WAIT_FOR_DRAIN -> "WAIT for a draining connection";
+                case WAIT_FOR_DRAIN_AND_DIAL_SPARE -> "WAIT for a draining connection and DIAL a spare";
+                case WAIT_FOR_DRAIN_THEN_DIAL -> "WAIT briefly for a draining connection, then DIAL";
+                case WAIT_FOR_SPARE -> "WAIT for the SPARE dial on its way";
+            } + " (" + decision.reason() + ")");
+        }
+
+        @Override
         public void connectStart(Origin origin, InetSocketAddress address) {
             connectStartNanos = System.nanoTime();
             print("Trying " + hostPort(address) + "...");
@@ -291,7 +303,10 @@ final class GetCommand implements Callable<Integer> {
         @Override
         public void gotConn(ConnectionInfo c) {
             String why;
-            if (!c.reused()) {
+            if (!c.reused() && c.wasIdle()) {
+                why = String.format(Locale.ROOT, "NEW connection, dialed ahead as a spare and idle for %.3f ms",
+                        c.idleTime().toNanos() / 1e6);
+            } else if (!c.reused()) {
                 why = "NEW connection, dialed for this request"
                         + (lastOutcome == null ? " (no connection to this origin yet)"
                         : lastOutcome.reused() ? " (none was idle)"

@@ -45,6 +45,13 @@ public final class Drainer {
             abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
             return;
         }
+        // A body of unknown length from an origin whose last drain stopped at the byte cap: as for a declared length
+        // over the cap, reading up to the cap would cost the caller time and bytes for a connection that is then
+        // closed anyway. Only the learning policy does this (the others have no hand-off and learn nothing).
+        if (policy.handOff() && decoder.remainingLength() < 0 && target.lease().costs().skipDrainForByteCap()) {
+            abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
+            return;
+        }
         long discarded = 0;
         // An interrupted closing thread would close the channel on its first read (interruptible channel): leave the
         // work to the background thread instead.

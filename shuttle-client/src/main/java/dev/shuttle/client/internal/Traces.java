@@ -3,6 +3,7 @@ package dev.shuttle.client.internal;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.ConnectionInfo;
 import dev.shuttle.client.DrainOutcome;
+import dev.shuttle.client.HandOffDecision;
 import dev.shuttle.client.Origin;
 import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
@@ -59,6 +60,11 @@ public final class Traces implements ClientTrace {
     @Override
     public void getConn(Origin origin) {
         each(t -> t.getConn(origin));
+    }
+
+    @Override
+    public void handOff(HandOffDecision decision) {
+        each(t -> t.handOff(decision));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.shuttle.client.pool;
 
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.HandOffDecision;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
@@ -37,11 +38,11 @@ import java.util.function.LongSupplier;
  * covers the rare server that closed within that second, and the common case costs no system call. With none idle,
  * the request becomes a {@link Waiter} and:
  * <ul>
- *   <li>if the policy allows hand-off and a connection of the origin is draining, no other waiter claimed it, and
- *       the drain is expected to end before a dial would ({@link CostModel}), it waits for that drain to end, which
- *       the policy's time cap bounds; if the drain fails, it dials then. Once decided, it does not give up early: a
- *       stall that breaks the estimate costs this request at most the cap, once, and enters the history, where
- *       giving up would open a connection every time the host hiccups;</li>
+ *   <li>if the policy allows hand-off (HTTP/1.1 origins), the hand-off rule ({@link HandOffPlanner}) decides from
+ *       the origin's learned costs ({@link CostModel}): claim the draining connection expected to end first and wait
+ *       for it, alone or with a spare dialed beside it; count on a spare dial already on its way; or dial. A claimed
+ *       drain that overruns its estimate by a dial's time, and a first drain that outlasts a short grace, make the
+ *       request dial as well (timers on the scheduler);</li>
  *   <li>otherwise it starts a dial on a virtual thread, unless the origin is at {@code maxConnsPerHost}, where it
  *       waits in FIFO order.</li>
  * </ul>
@@ -88,6 +89,9 @@ public final class ConnectionPool implements AutoCloseable {
     /** Hand-off decisions: waited for a drain; dialed because the drain was expected to be slower. */
     private final AtomicLong handOffWaits = new AtomicLong();
     private final AtomicLong handOffDials = new AtomicLong();
+    /** Spares: dials started beside a drain wait, and requests that waited for a spare dial already on its way. */
+    private final AtomicLong spareDials = new AtomicLong();
+    private final AtomicLong spareWaits = new AtomicLong();
     private final AtomicLong releases = new AtomicLong();
 
     public ConnectionPool(PoolConfig config, DrainPolicy policy, Dialer dialer, LongSupplier clock,
@@ -249,24 +253,24 @@ public final class ConnectionPool implements AutoCloseable {
             long now = clock.getAsLong();
             waiter = new Waiter(lock.newCondition(), fresh, trace, deadline);
             pool.waiters.addLast(waiter);
-            if (!fresh && policy.handOff()) {
-                PoolEntry drain = pool.unclaimedDrain();
-                if (drain != null) {
-                    long dialCost = pool.costs.dialCostNanos();
-                    long expected = pool.costs.expectedDrainNanos(drain.drain, now);
-                    if (expected <= dialCost) {
-                        handOffWaits.incrementAndGet();
-                        drain.claimedBy = waiter;
-                        waiter.awaitedDrain = drain;
-                    } else {
-                        handOffDials.incrementAndGet();
-                    }
-                }
+            HandOffDecision decision = null;
+            if (!fresh && policy.handOff() && !pool.knownMultiplexed && !dialer.multiplexedByConfiguration(origin)) {
+                decision = planLocked(pool, waiter, now);
             }
             if (!waiter.covered() && (fresh || !sharedDialsCoverLocked(pool))) {
                 startDialLocked(pool, waiter);
             }
             pool.peak.observe(pool.busy(), now);
+            if (decision != null && trace != ClientTrace.NONE) {
+                // The trace is the caller's code: never run it under the pool's lock. The waiter is registered, so
+                // whatever happens meanwhile is seen by the loop below.
+                lock.unlock();
+                try {
+                    trace.handOff(decision);
+                } finally {
+                    lock.lock();
+                }
+            }
             try {
                 while (!waiter.done) {
                     now = clock.getAsLong();
@@ -294,6 +298,145 @@ public final class ConnectionPool implements AutoCloseable {
             throw waiter.failure;
         }
         return waiter.lease;
+    }
+
+    /**
+     * Applies the hand-off rule ({@link HandOffPlanner}) for a waiter of an HTTP/1.1 origin: claims the drain it
+     * waits for, starts its dial, or counts it on a spare dial in flight, and returns the decision for the trace.
+     */
+    private HandOffDecision planLocked(OriginPool pool, Waiter waiter, long now) {
+        assert lock.isHeldByCurrentThread();
+        PoolEntry drain = soonestUnclaimedDrainLocked(pool, now);
+        CostModel costs = pool.costs;
+        long expected = drain == null ? 0 : expectedDrainLocked(costs, drain.drain, now);
+        long longestRunning = 0;
+        for (int i = 0; i < pool.draining.size(); i++) {
+            longestRunning = Math.max(longestRunning, now - pool.draining.get(i).drain.startNanos());
+        }
+        long spareWait = costs.spareWaitNanos();
+        HandOffDecision decision = HandOffPlanner.decide(new HandOffPlanner.Facts(drain != null, expected,
+                longestRunning, costs.drainsSeen(), costs.typicalDrainNanos(), costs.lastDrainGaveUp(),
+                costs.dialCostNanos(), costs.rawDialCostNanos(), spareWait, spareDialsFreeLocked(pool) > 0));
+        switch (decision.kind()) {
+            case DIAL -> {
+                if (drain != null) {
+                    handOffDials.incrementAndGet();
+                }
+            }
+            case WAIT_FOR_DRAIN -> {
+                claimLocked(drain, waiter);
+                // A drain that overruns its estimate is no longer "about to end": once the overrun has cost as much as
+                // a real dial (at least the spare wait), dial as well — the ski-rental bound, at most twice the better
+                // choice — instead of paying up to the cap.
+                long overrun = expected + Math.max(spareWait, costs.rawDialCostNanos());
+                scheduler.schedule(overrun, () -> graceOver(pool, waiter));
+            }
+            case WAIT_FOR_DRAIN_AND_DIAL_SPARE -> {
+                claimLocked(drain, waiter);
+                spareDials.incrementAndGet();
+                startDialLocked(pool, waiter); // whichever is first serves this request; the other is the spare
+            }
+            case WAIT_FOR_DRAIN_THEN_DIAL -> {
+                claimLocked(drain, waiter);
+                long grace = decision.spareWait().toNanos();
+                scheduler.schedule(grace, () -> graceOver(pool, waiter));
+            }
+            case WAIT_FOR_SPARE -> {
+                // Not claiming the drain: a drained connection goes to the first waiter anyway, and this one is
+                // first unless others queue behind a busy origin.
+                waiter.awaitsSpare = true;
+                spareWaits.incrementAndGet();
+            }
+        }
+        return decision;
+    }
+
+    private void claimLocked(PoolEntry drain, Waiter waiter) {
+        assert lock.isHeldByCurrentThread();
+        handOffWaits.incrementAndGet();
+        drain.claimedBy = waiter;
+        waiter.awaitedDrain = drain;
+    }
+
+    /**
+     * Expected nanoseconds until {@code progress}'s drain ends, or Long.MAX_VALUE when that is later than its time cap
+     * allows (the drain will give up, so waiting for it is waiting for nothing).
+     */
+    private long expectedDrainLocked(CostModel costs, DrainProgress progress, long now) {
+        long expected = costs.expectedDrainNanos(progress, now);
+        long capLeft = policy.maxTime().toNanos() - (now - progress.startNanos());
+        return expected >= capLeft ? Long.MAX_VALUE : expected;
+    }
+
+    /** The unclaimed draining connection expected to end first (a connection about to finish beats an older one). */
+    private PoolEntry soonestUnclaimedDrainLocked(OriginPool pool, long now) {
+        assert lock.isHeldByCurrentThread();
+        PoolEntry best = null;
+        long bestExpected = Long.MAX_VALUE;
+        for (int i = 0; i < pool.draining.size(); i++) {
+            PoolEntry entry = pool.draining.get(i);
+            if (entry.claimedBy != null) {
+                continue;
+            }
+            long expected = pool.costs.expectedDrainNanos(entry.drain, now);
+            if (best == null || expected < bestExpected) {
+                best = entry;
+                bestExpected = expected;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Spare dials in flight that no waiting request counts on yet: dials whose own request was served by something
+     * else (a drain, a release) and which will go to the first waiter or the idle list when they complete.
+     */
+    private int spareDialsFreeLocked(OriginPool pool) {
+        assert lock.isHeldByCurrentThread();
+        int ownDials = 0;
+        int counting = 0;
+        for (Waiter waiter : pool.waiters) {
+            if (waiter.dialing) {
+                ownDials++;
+            }
+            if (waiter.awaitsSpare) {
+                counting++;
+            }
+        }
+        return pool.dialing - ownDials - counting;
+    }
+
+    /**
+     * After a dial ended (its connection went to someone, or it failed): waiters that counted on more spare dials
+     * than are still in flight stop counting on them, the latest first, and dial for themselves.
+     */
+    private void reconcileSparesLocked(OriginPool pool) {
+        assert lock.isHeldByCurrentThread();
+        int excess = -spareDialsFreeLocked(pool);
+        for (Iterator<Waiter> it = pool.waiters.descendingIterator(); excess > 0 && it.hasNext(); ) {
+            Waiter waiter = it.next();
+            if (waiter.awaitsSpare) {
+                waiter.awaitsSpare = false;
+                excess--;
+            }
+        }
+        serveUncoveredLocked(pool);
+    }
+
+    /**
+     * A request waited its grace for a drain of an origin with no drain history, or its drain overran the estimate by
+     * the spare wait: if nothing served it meanwhile, it dials as well (and still takes the drained connection if
+     * that comes first). Runs on the scheduler's thread.
+     */
+    private void graceOver(OriginPool pool, Waiter waiter) {
+        lock.lock();
+        try {
+            if (!closed && !waiter.done && !waiter.dialing) {
+                startDialLocked(pool, waiter);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The waiter gives up (timeout, interrupt): leave the queue; a connection delivered meanwhile goes back. */
@@ -450,7 +593,7 @@ public final class ConnectionPool implements AutoCloseable {
                         }
                     }
                 }
-                serveUncoveredLocked(pool);
+                reconcileSparesLocked(pool); // serves the uncovered too
                 return;
             }
             stats.connectionOpened(pool.origin);
@@ -473,10 +616,15 @@ public final class ConnectionPool implements AutoCloseable {
                     idleLocked(pool, entry, toClose, clock.getAsLong());
                 }
                 serveUncoveredLocked(pool); // more waiters than it has streams: the next dial
-            } else if (!waiter.done) {
-                deliverLocked(waiter, entry, false, true);
-            } else if (!offerLocked(pool, entry, true)) {
-                idleLocked(pool, entry, toClose, clock.getAsLong());
+            } else {
+                if (!waiter.done) {
+                    deliverLocked(waiter, entry, false, true);
+                } else if (!offerLocked(pool, entry, true)) {
+                    idleLocked(pool, entry, toClose, clock.getAsLong());
+                }
+                if (!pool.waiters.isEmpty()) {
+                    reconcileSparesLocked(pool); // a spare went to a waiter that did not count on it
+                }
             }
         } finally {
             lock.unlock();
@@ -915,6 +1063,16 @@ public final class ConnectionPool implements AutoCloseable {
     /** Hand-off decisions so far: requests that dialed because a drain was expected to take longer than a dial. */
     public long handOffDials() {
         return handOffDials.get();
+    }
+
+    /** Spare dials started beside a drain wait (hand-off rule, drains slow relative to requests). */
+    public long spareDials() {
+        return spareDials.get();
+    }
+
+    /** Requests that waited for a spare dial already on its way instead of dialing. */
+    public long spareWaits() {
+        return spareWaits.get();
     }
 
     public long releases() {

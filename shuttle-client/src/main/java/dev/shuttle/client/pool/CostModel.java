@@ -16,9 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Drain time</b> is estimated from past background drains of this origin: for a body of known remaining length,
  * remaining bytes over the drain throughput; for a chunked body, the drain duration minus the time this drain has
- * already run (medians of recent drains). A drain that gave up counts as taking the whole time cap with what it
- * drained, so an origin whose tails are slow stops being waited for. Until a few drains have ended the estimate is 0
- * (see {@link #MIN_DRAIN_HISTORY}).
+ * already run (medians of recent drains; of two, the quicker, so one stall among the first two does not decide). A
+ * drain that gave up counts as taking the whole time cap with what it drained, and {@link #lastDrainGaveUp} says so at
+ * once. Until one drain has ended the estimate is 0 and the pool treats the origin as unknown (a short grace, then a
+ * dial; see {@link HandOffPlanner}).
  *
  * <p>Thread-safe: exchanges and drains of any thread record into it.
  */
@@ -36,12 +37,19 @@ public final class CostModel {
      */
     public static final long MIN_DIAL_COST_NANOS = 5_000_000;
     /**
-     * Drains of an origin that must have ended before their times are trusted to say "too slow, dial instead": 3, so
-     * that one stalled drain (a GC pause, a busy server thread) does not decide for the next ones. Until then a
-     * request waits for the drain, which the policy's time cap bounds: optimism costs at most a few caps per origin,
-     * and the history ends it.
+     * Drains of an origin that must have ended before their times are used: 1. The decision no longer bets a whole
+     * cap on optimism: a request that knows nothing waits only a short grace before dialing too, and a drain that
+     * gave up makes the next request dial ({@link #lastDrainGaveUp}), so learning from the first drain costs at most
+     * a dial when that drain was unlucky, where waiting for three drains could cost three caps.
      */
-    public static final int MIN_DRAIN_HISTORY = 3;
+    public static final int MIN_DRAIN_HISTORY = 1;
+    /**
+     * The shortest expected drain worth a spare connection, and the grace a request with no drain history waits
+     * before it dials as well: 1 ms. Below it a wait is within a loaded host's scheduling noise and a fraction of any
+     * request's own round trip on a real network, so a connection per such wait would buy nothing measurable; above
+     * it, on an origin whose requests come back to back, every request would pay it (issue 14).
+     */
+    public static final long MIN_SPARE_WAIT_NANOS = 1_000_000;
 
     private final ReentrantLock lock = new ReentrantLock();
     // All guarded by lock.
@@ -49,6 +57,10 @@ public final class CostModel {
     private final RecentMedian reusedFirstByteNanos = new RecentMedian(WINDOW);
     private final RecentMedian drainBytesPerNano = new RecentMedian(WINDOW);
     private final RecentMedian drainNanos = new RecentMedian(WINDOW);
+    private int drainsSeen;
+    private boolean lastDrainGaveUp;
+    private boolean lastDrainHitByteCap;
+    private int skipsSinceByteCap;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
     public void recordFreshFirstByte(long nanos) {
@@ -85,6 +97,9 @@ public final class CostModel {
         try {
             drainNanos.add(duration);
             drainBytesPerNano.add((double) bytes / duration);
+            drainsSeen = Math.min(Integer.MAX_VALUE - 1, drainsSeen) + 1;
+            lastDrainGaveUp = !completed;
+            lastDrainHitByteCap = !completed && nanos < capNanos;
         } finally {
             lock.unlock();
         }
@@ -101,16 +116,101 @@ public final class CostModel {
 
     /** The expected extra latency of a new connection, in nanoseconds, at least {@link #MIN_DIAL_COST_NANOS}. */
     public long dialCostNanos() {
+        return Math.max(MIN_DIAL_COST_NANOS, rawDialCostNanos());
+    }
+
+    /**
+     * The expected extra latency of a new connection without the floor (0 before any dial was measured): what a
+     * request that dials really waits. Used where the question is "is waiting for this drain quicker than a dial?"
+     * for an origin whose drains are slow anyway, so that the floor never makes a request wait longer than a dial.
+     */
+    public long rawDialCostNanos() {
         lock.lock();
         try {
             double cost = freshFirstByteNanos.median();
             if (Double.isNaN(cost)) {
-                return MIN_DIAL_COST_NANOS;
+                return 0;
             }
             if (!reusedFirstByteNanos.isEmpty()) {
                 cost -= reusedFirstByteNanos.median();
             }
-            return (long) Math.max(MIN_DIAL_COST_NANOS, cost);
+            return (long) Math.max(0, cost);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The typical duration of this origin's background drains (a drain that gave up counts as the cap); 0 if none. */
+    public long typicalDrainNanos() {
+        lock.lock();
+        try {
+            double typical = drainNanos.lowerMedian();
+            return Double.isNaN(typical) ? 0 : (long) typical;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Background drains of this origin that have ended and recorded a duration (failed ones included). */
+    public int drainsSeen() {
+        lock.lock();
+        try {
+            return drainsSeen;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The latest drain of this origin hit its time or byte cap: the next request should not count on a drain. */
+    public boolean lastDrainGaveUp() {
+        lock.lock();
+        try {
+            return lastDrainGaveUp;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Closes of an origin whose bodies outgrow the byte cap that skip the drain, out of every
+     * {@code SKIPS_PER_RETRY + 1}: 15. One close in 16 still drains, so an origin whose bodies get small again is
+     * drained again within 16 responses, at the price of one capped drain per 16 large ones.
+     */
+    static final int SKIPS_PER_RETRY = 15;
+
+    /**
+     * Whether to close this unread body of unknown length at once rather than drain it: true when the latest drain of
+     * this origin stopped at the byte cap with body bytes still coming (its bodies are larger than the cap, chunked, so
+     * their length was not declared: the same verdict as a declared Content-Length over the cap), except every
+     * {@link #SKIPS_PER_RETRY}+1-th call, which lets a drain try again.
+     */
+    public boolean skipDrainForByteCap() {
+        lock.lock();
+        try {
+            if (!lastDrainHitByteCap) {
+                return false;
+            }
+            if (skipsSinceByteCap >= SKIPS_PER_RETRY) {
+                skipsSinceByteCap = 0;
+                return false;
+            }
+            skipsSinceByteCap++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The shortest expected drain worth a spare connection: the origin's median request round trip on a reused
+     * connection (write to first byte), at least {@link #MIN_SPARE_WAIT_NANOS}. A drain shorter than the request's
+     * own round trip adds less than the request costs anyway; one longer is "slow relative to requests".
+     */
+    public long spareWaitNanos() {
+        lock.lock();
+        try {
+            double roundTrip = reusedFirstByteNanos.median();
+            return Double.isNaN(roundTrip) ? MIN_SPARE_WAIT_NANOS : (long) Math.max(MIN_SPARE_WAIT_NANOS, roundTrip);
         } finally {
             lock.unlock();
         }
@@ -128,13 +228,13 @@ public final class CostModel {
             }
             long remaining = progress.remaining();
             if (remaining >= 0) {
-                double throughput = drainBytesPerNano.median();
+                double throughput = drainBytesPerNano.lowerMedian();
                 if (remaining == 0 || Double.isNaN(throughput)) {
                     return 0;
                 }
                 return throughput <= 0 ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE / 2.0, remaining / throughput);
             }
-            double duration = drainNanos.median();
+            double duration = drainNanos.lowerMedian();
             if (Double.isNaN(duration)) {
                 return 0;
             }

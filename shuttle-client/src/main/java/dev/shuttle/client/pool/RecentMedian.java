@@ -33,6 +33,19 @@ final class RecentMedian {
         return count;
     }
 
+    /**
+     * The lower of the two middle samples for an even count, the median for an odd one; NaN when empty. With two
+     * samples that is the smaller: one outlier among two must not decide either.
+     */
+    double lowerMedian() {
+        if (count == 0) {
+            return Double.NaN;
+        }
+        double[] sorted = Arrays.copyOf(samples, count);
+        Arrays.sort(sorted);
+        return sorted[(count - 1) / 2];
+    }
+
     /** The median of the samples held (the mean of the two middle ones for an even count); NaN when empty. */
     double median() {
         if (count == 0) {

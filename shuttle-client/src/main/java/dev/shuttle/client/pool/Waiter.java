@@ -24,6 +24,8 @@ final class Waiter {
     boolean dialing;
     /** The draining connection this waiter chose to wait for instead of dialing (hand-off), or null. */
     PoolEntry awaitedDrain;
+    /** Counts on a spare dial in flight (one whose own request was served otherwise) instead of dialing. */
+    boolean awaitsSpare;
 
     Waiter(Condition ready, boolean freshOnly, ClientTrace trace, long deadline) {
         this.ready = ready;
@@ -34,6 +36,6 @@ final class Waiter {
 
     /** Covered: something is already on its way that may serve it, so no new dial is needed for it. */
     boolean covered() {
-        return dialing || awaitedDrain != null;
+        return dialing || awaitedDrain != null || awaitsSpare;
     }
 }

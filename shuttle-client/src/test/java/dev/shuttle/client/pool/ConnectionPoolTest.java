@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.HandOffDecision;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
@@ -449,6 +450,246 @@ class ConnectionPoolTest {
         Await.until("dialed connection pooled", () -> pool.idleCount() == 1);
         assertThat(pool.handOffWaits()).isZero();
         drained.release(true);
+    }
+
+    // --- Hand-off with spares (issue 14): fake clock, gated dialer, manual scheduler; no sockets, no sleeps. ---
+
+    private static final long MS = 1_000_000;
+
+    /** Teaches the pool's cost model: dials cost 20 ms, {@code drains} drains of {@code drainMs} each completed. */
+    private void learn(int drains, long drainMs) {
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(20 * MS);
+        for (int i = 0; i < drains; i++) {
+            costs.recordDrain(1000, drainMs * MS, true, 50 * MS);
+        }
+    }
+
+    private CompletableFuture<Lease> acquireAsync(ClientTrace trace) {
+        CompletableFuture<Lease> future = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                future.complete(pool.acquire(ORIGIN, false, false, Deadline.NONE, trace));
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return future;
+    }
+
+    @Test
+    void aSlowDrainIsWaitedForWithASpareDialedBesideAndTheNextRequestTakesTheSpare() throws Exception {
+        pool();
+        Lease first = acquire();
+        learn(3, 10); // chunked drains take 10 ms: cheaper than a 20 ms dial, slow for back-to-back requests
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        List<HandOffDecision> decisions = new CopyOnWriteArrayList<>();
+        ClientTrace trace = new ClientTrace() {
+            @Override
+            public void handOff(HandOffDecision decision) {
+                decisions.add(decision);
+            }
+        };
+        CompletableFuture<Lease> waiting = acquireAsync(trace);
+        Await.until("spare dial started", () -> dialPermits.hasQueuedThreads());
+        assertThat(decisions).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo(HandOffDecision.Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
+            assertThat(d.expectedDrain()).isEqualTo(Duration.ofMillis(10));
+            assertThat(d.dialCost()).isEqualTo(Duration.ofMillis(20));
+        });
+        now.addAndGet(10 * MS);
+        first.release(true); // the drain ended first: the waiter gets the drained connection
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        assertThat(second.afterDrain()).isTrue();
+        dialPermits.release();
+        Await.until("the spare is idle", () -> pool.idleCount() == 1);
+        second.startDrain(new DrainProgress(now.get(), -1));
+        Lease third = acquire(); // the spare, ready: no wait for the second drain
+        assertThat(third.connection()).isNotSameAs(first.connection());
+        assertThat(third.reused()).isFalse();
+        assertThat(third.wasIdle()).isTrue();
+        assertThat(pool.spareDials()).isEqualTo(1);
+        second.release(true);
+        third.release(true);
+    }
+
+    @Test
+    void withASpareDialOnItsWayTheNextRequestCountsOnItInsteadOfDialingAnother() throws Exception {
+        pool();
+        Lease first = acquire();
+        learn(3, 10);
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> second = acquireAsync();
+        Await.until("spare dial started", () -> dialPermits.hasQueuedThreads());
+        first.release(true);
+        Lease secondLease = second.get(); // drained connection; the spare dial is still on its way
+        secondLease.startDrain(new DrainProgress(now.get(), -1));
+        CompletableFuture<Lease> third = acquireAsync();
+        Await.until("third counts on the spare", () -> pool.spareWaits() == 1);
+        assertThat(pool.connectionCount(ORIGIN)).as("one connection plus one dial in flight").isEqualTo(2);
+        dialPermits.release();
+        Lease thirdLease = third.get();
+        assertThat(thirdLease.connection()).isNotSameAs(first.connection());
+        assertThat(dialed).hasSize(2);
+        secondLease.release(true);
+        thirdLease.release(true);
+    }
+
+    @Test
+    void aRequestCountingOnASpareWhoseDialFailsDialsForItself() throws Exception {
+        pool();
+        Lease first = acquire();
+        learn(3, 10);
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> second = acquireAsync();
+        Await.until("spare dial started", () -> dialPermits.hasQueuedThreads());
+        first.release(true);
+        Lease secondLease = second.get();
+        secondLease.startDrain(new DrainProgress(now.get(), -1));
+        CompletableFuture<Lease> third = acquireAsync();
+        Await.until("third counts on the spare", () -> pool.spareWaits() == 1);
+        failDials = true;
+        dialPermits.release(); // the spare dial fails: the third request must not be left counting on it
+        Await.until("third dials for itself", () -> dialPermits.hasQueuedThreads());
+        failDials = false;
+        dialPermits.release();
+        Lease thirdLease = third.get();
+        assertThat(thirdLease.reused()).isFalse();
+        secondLease.release(true);
+        thirdLease.release(true);
+    }
+
+    @Test
+    void aQuickDrainIsWaitedForWithoutASpare() throws Exception {
+        pool();
+        Lease first = acquire();
+        learn(3, 0); // drains end in well under a millisecond
+        pool.costs(ORIGIN).recordDrain(1_000_000, MS / 4, true, 50 * MS);
+        first.startDrain(new DrainProgress(now.get(), 1000));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        first.release(true);
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        assertThat(dialPermits.hasQueuedThreads()).isFalse();
+        assertThat(pool.spareDials()).isZero();
+        assertThat(pool.connectionCount(ORIGIN)).isEqualTo(1);
+        second.release(true);
+    }
+
+    @Test
+    void withNoDrainHistoryTheRequestWaitsAGraceThenDialsAsWell() throws Exception {
+        pool();
+        Lease first = acquire();
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        Await.until("grace scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS));
+        ManualScheduler.Task grace = scheduler.pending().stream()
+                .filter(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS).findFirst().orElseThrow();
+        assertThat(dialPermits.hasQueuedThreads()).as("no dial during the grace").isFalse();
+        now.addAndGet(grace.delayNanos);
+        scheduler.runPending(); // the drain goes on past the grace: dial as well
+        Await.until("dial after the grace", () -> dialPermits.hasQueuedThreads());
+        dialPermits.release();
+        Lease second = waiting.get(); // the dial was first; the drain, when it ends, leaves a spare
+        assertThat(second.reused()).isFalse();
+        first.release(true);
+        assertThat(pool.idleCount()).isEqualTo(1);
+        second.release(true);
+    }
+
+    @Test
+    void aFirstDrainThatEndsWithinTheGraceCostsNoDial() throws Exception {
+        pool();
+        Lease first = acquire();
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        first.release(true);
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        scheduler.runPending(); // the grace ends after the request was served: nothing to do
+        assertThat(dialPermits.hasQueuedThreads()).isFalse();
+        assertThat(dialed).hasSize(1);
+        second.release(true);
+    }
+
+    @Test
+    void afterADrainThatGaveUpTheNextRequestDialsAtOnce() throws Exception {
+        // A stalled origin costs at most one cap: the first drain that hits it makes the next request dial.
+        pool();
+        Lease first = acquire();
+        learn(5, 1);
+        pool.costs(ORIGIN).recordDrain(100, 50 * MS, false, 50 * MS);
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("dialing", () -> dialPermits.hasQueuedThreads());
+        assertThat(pool.handOffDials()).isEqualTo(1);
+        assertThat(pool.handOffWaits()).isZero();
+        dialPermits.release();
+        Lease second = waiting.get();
+        assertThat(second.reused()).isFalse();
+        first.release(false);
+        second.release(true);
+    }
+
+    @Test
+    void aDrainThatOverrunsItsEstimateByADialsTimeMakesTheWaiterDialAsWell() throws Exception {
+        pool();
+        Lease first = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(20 * MS);
+        costs.recordDrain(1000, MS / 2, true, 50 * MS); // 0.5 ms drains: waited for alone
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        // The wait is counted just before the check is scheduled, in the same hold of the pool's lock.
+        Await.until("overrun check scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == MS / 2 + 20 * MS)); // the estimate plus a real dial
+        ManualScheduler.Task overrun = scheduler.pending().stream()
+                .filter(t -> t.delayNanos == MS / 2 + 20 * MS).findFirst().orElseThrow();
+        assertThat(dialPermits.hasQueuedThreads()).isFalse();
+        now.addAndGet(overrun.delayNanos);
+        scheduler.runPending(); // the drain stalls: the waiter dials as well, and takes whichever is first
+        Await.until("dial after the overrun", () -> dialPermits.hasQueuedThreads());
+        first.release(true);
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        dialPermits.release();
+        Await.until("the dial became a spare", () -> pool.idleCount() == 1);
+        second.release(true);
+    }
+
+    @Test
+    void theDrainAboutToFinishIsChosenOverAnOlderOne() throws Exception {
+        pool();
+        Lease a = acquire();
+        Lease b = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(20 * MS);
+        costs.recordDrain(1_000_000, MS / 2, true, 50 * MS); // quick drains: 2 bytes per ns, 2 MB per ms
+        a.startDrain(new DrainProgress(now.get(), 5_000_000)); // 2.5 ms to go
+        b.startDrain(new DrainProgress(now.get(), 100_000)); // 0.05 ms to go
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for a drain", () -> pool.handOffWaits() == 1);
+        assertThat(dialPermits.hasQueuedThreads()).as("0.05 ms: no spare").isFalse();
+        b.release(true);
+        Lease next = waiting.get();
+        assertThat(next.connection()).isSameAs(b.connection());
+        a.release(true);
+        next.release(true);
     }
 
     @Test

@@ -21,20 +21,46 @@ class CostModelTest {
     }
 
     @Test
-    void drainEstimatesNeedHistoryAndIgnoreOneOutlier() {
+    void oneDrainIsEnoughHistoryAndOneOutlierDoesNotDecide() {
         CostModel costs = new CostModel();
         DrainProgress chunked = new DrainProgress(0, -1);
         DrainProgress sized = new DrainProgress(0, 100_000);
         assertThat(costs.expectedDrainNanos(chunked, 0)).isZero();
+        assertThat(costs.drainsSeen()).isZero();
         costs.recordDrain(100_000, 2 * MS, true, 50 * MS);
-        costs.recordDrain(100_000, 2 * MS, true, 50 * MS);
-        assertThat(costs.expectedDrainNanos(chunked, 0)).as("too little history").isZero();
+        assertThat(costs.drainsSeen()).isEqualTo(1);
+        assertThat(costs.expectedDrainNanos(chunked, 0)).as("one drain of history").isEqualTo(2 * MS);
         costs.recordDrain(100_000, 40 * MS, true, 50 * MS); // a stall
+        assertThat(costs.expectedDrainNanos(chunked, 0)).as("of two, the quicker").isEqualTo(2 * MS);
+        costs.recordDrain(100_000, 2 * MS, true, 50 * MS);
         assertThat(costs.expectedDrainNanos(chunked, 0)).isEqualTo(2 * MS);
         assertThat(costs.expectedDrainNanos(chunked, MS)).as("time already run counts").isEqualTo(MS);
         assertThat(costs.expectedDrainNanos(sized, 0)).as("remaining bytes over throughput").isEqualTo(2 * MS);
         sized.drained(50_000);
         assertThat(costs.expectedDrainNanos(sized, 0)).isEqualTo(MS);
+        assertThat(costs.lastDrainGaveUp()).isFalse();
+    }
+
+    @Test
+    void theLastDrainGivingUpIsRememberedUntilOneCompletes() {
+        CostModel costs = new CostModel();
+        costs.recordDrain(1000, MS, true, 50 * MS);
+        costs.recordDrain(10, 50 * MS, false, 50 * MS);
+        assertThat(costs.lastDrainGaveUp()).isTrue();
+        costs.recordDrain(1000, MS, true, 50 * MS);
+        assertThat(costs.lastDrainGaveUp()).isFalse();
+    }
+
+    @Test
+    void theSpareWaitIsTheReusedRoundTripWithAOneMillisecondFloor() {
+        CostModel costs = new CostModel();
+        assertThat(costs.spareWaitNanos()).isEqualTo(CostModel.MIN_SPARE_WAIT_NANOS);
+        costs.recordReusedFirstByte(MS / 10);
+        assertThat(costs.spareWaitNanos()).isEqualTo(CostModel.MIN_SPARE_WAIT_NANOS);
+        for (int i = 0; i < 5; i++) {
+            costs.recordReusedFirstByte(30 * MS);
+        }
+        assertThat(costs.spareWaitNanos()).as("a WAN round trip").isEqualTo(30 * MS);
     }
 
     @Test
@@ -45,5 +71,23 @@ class CostModelTest {
         }
         assertThat(costs.expectedDrainNanos(new DrainProgress(0, 1000), 0)).isEqualTo(Long.MAX_VALUE);
         assertThat(costs.expectedDrainNanos(new DrainProgress(0, -1), 0)).isEqualTo(50 * MS);
+    }
+
+    @Test
+    void anOriginWhoseDrainHitTheByteCapSkipsDrainsButRetriesOneInSixteen() {
+        CostModel costs = new CostModel();
+        assertThat(costs.skipDrainForByteCap()).isFalse();
+        costs.recordDrain(256 * 1024, 2 * MS, false, 50 * MS); // stopped at the byte cap, well within the time cap
+        int skipped = 0;
+        for (int i = 0; i < 16; i++) {
+            if (costs.skipDrainForByteCap()) {
+                skipped++;
+            }
+        }
+        assertThat(skipped).isEqualTo(CostModel.SKIPS_PER_RETRY);
+        costs.recordDrain(2048, MS, true, 50 * MS); // the retry completed: bodies are small again
+        assertThat(costs.skipDrainForByteCap()).isFalse();
+        costs.recordDrain(10, 50 * MS, false, 50 * MS); // a time-cap failure is not a byte-cap one
+        assertThat(costs.skipDrainForByteCap()).isFalse();
     }
 }
