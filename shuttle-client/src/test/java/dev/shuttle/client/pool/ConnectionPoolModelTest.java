@@ -98,7 +98,10 @@ class ConnectionPoolModelTest {
         Arbitrary<Integer> maxIdleTotal = Arbitraries.of(1, 2, 256, 256);
         Arbitrary<Duration> idleTimeout = Arbitraries.of(Duration.ofSeconds(10), Duration.ofSeconds(3),
                 Duration.ofMillis(500));
-        Arbitrary<DrainPolicy> policy = Arbitraries.of(DrainPolicy.defaults(), DrainPolicy.defaults(),
+        // Policies without the hand-off: issue 14's planner waits with timers (a first drain's grace, an overrun
+        // check, spares) that this model does not describe yet; HandOffPlannerTest and ConnectionPoolTest check those
+        // decisions with the same fakes. The model keeps the counting, leasing, idling and draining invariants.
+        Arbitrary<DrainPolicy> policy = Arbitraries.of(
                 DrainPolicy.bounded(1000, Duration.ofMillis(50)), DrainPolicy.none());
         return Combinators.combine(maxConns, maxIdlePerHost, maxIdleTotal, idleTimeout, policy)
                 .as(PoolHarness.Setup::new);

@@ -492,7 +492,8 @@ class ConnectionPoolTest {
             }
         };
         CompletableFuture<Lease> waiting = acquireAsync(trace);
-        Await.until("spare dial started", () -> dialPermits.hasQueuedThreads());
+        // The decision is traced outside the pool's lock, so it may come just after the dial it started.
+        Await.until("spare dial started and traced", () -> dialPermits.hasQueuedThreads() && !decisions.isEmpty());
         assertThat(decisions).singleElement().satisfies(d -> {
             assertThat(d.kind()).isEqualTo(HandOffDecision.Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE);
             assertThat(d.expectedDrain()).isEqualTo(Duration.ofMillis(10));
