@@ -197,8 +197,16 @@ class Http2AttackTest {
             assertThat(client.awaitStream(5).resetCode()).isEqualTo(Http2ErrorCode.REFUSED_STREAM.code());
             client.send(new RstStreamFrame(1, 0x8), new RstStreamFrame(3, 0x8));
             release.countDown();
-            client.send(client.request(7, "/ok", true));
-            assertThat(client.awaitStream(7).status()).isEqualTo(200);
+            // The reset streams count until their handlers have returned (rapid reset's defence), which happens a
+            // moment after the release: a stream opened before that is refused too. Then one is served.
+            int id = 7;
+            FrameClient.StreamOutcome outcome;
+            do {
+                client.send(client.request(id, "/ok", true));
+                outcome = client.awaitStream(id);
+                id += 2;
+            } while (outcome.resetCode() == Http2ErrorCode.REFUSED_STREAM.code() && id < 7 + 2 * 50);
+            assertThat(outcome.status()).isEqualTo(200);
         }
     }
 
