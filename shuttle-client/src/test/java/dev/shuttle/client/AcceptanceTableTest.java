@@ -74,9 +74,13 @@ class AcceptanceTableTest {
         // bounded() reproduces Go 1.27: the next request dials at once and takes whichever connection is ready
         // first, so its count depends on who wins each race. Go measured 1-4 per 100; here 2-5 per 30 was seen, so
         // the bound is BOUNDED_MAX rather than 4 (this is the behaviour being compared against, not a target).
-        for (String path : new String[] {"/cl/1024", "/cl/2048", "/cl/65536"}) {
+        for (String path : new String[] {"/cl/1024", "/cl/2048"}) {
             rows.add(row(path, Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(BOUNDED_MAX), Expect.exactly(1)));
         }
+        // 64 KiB is not all in the socket when the body closes: a drain slower than the first drain's grace (1 ms,
+        // as long as a loopback dial) makes the hand-off rule dial a spare beside it (issue 14), which a loaded
+        // machine sees now and then; the lab's count is 1.
+        rows.add(row("/cl/65536", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(BOUNDED_MAX), Expect.atMost(2)));
         // Just under the cap the drain takes about as long as a loopback dial, so on a CPU-starved machine the
         // hand-off can once misjudge and dial: the lab's median is 1, the test tolerates one extra connection.
         rows.add(row("/cl/262143", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(N), Expect.atMost(2)));
