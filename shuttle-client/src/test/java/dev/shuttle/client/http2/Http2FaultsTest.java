@@ -354,12 +354,14 @@ class Http2FaultsTest {
                 // the client went away
             }
         });
-        try (Response r = b.get(5, TimeUnit.SECONDS)) {
+        // Bounded, not quick: in a full module run B has been seen to need more than 5 s here (not yet explained);
+        // what the test guards against is waiting for ever.
+        try (Response r = b.get(30, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("retried /b");
         }
         assertThat(traceB.retryCauses).singleElement().isNotInstanceOf(HttpTimeoutException.class);
         try {
-            a.get(5, TimeUnit.SECONDS).close();
+            a.get(30, TimeUnit.SECONDS).close();
         } catch (ExecutionException e) {
             // A's HEADERS were in the failed write: it may fail or be retried; either way it ends
         }

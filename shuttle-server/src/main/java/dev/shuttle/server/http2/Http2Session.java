@@ -333,13 +333,11 @@ public final class Http2Session implements ProtocolSession {
                             "RST_STREAM on idle stream " + reset.streamId());
                 }
                 Http2Stream target = streams.get(reset.streamId());
-                if (target == null) {
-                    spendControlFrame(); // a finished stream: reading the frame is all it costs
-                } else if (!target.headSent) {
+                if (target != null && !target.headSent) {
                     spendReset(); // before any answer: the rapid-reset pattern (CVE-2023-44487)
                 }
-                // else the client stops a response it has begun to get (a body closed unread): an ordinary event,
-                // bounded by the round trip it waited for the head and by the stream limit
+                // Else the client stops a response it has begun to get (a body closed unread), or resets a stream
+                // that has just finished on our side: ordinary events that cost reading the frame, nothing more.
                 creditConnection(streams.reset(reset.streamId(), reset.error(), true));
             }
             case GoAwayFrame goAway -> peerGoAway = true;
