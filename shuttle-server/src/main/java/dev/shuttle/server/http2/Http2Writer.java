@@ -57,59 +57,47 @@ final class Http2Writer {
         void apply() throws IOException;
     }
 
+    /** Encodes frames into the pooled buffer of one write, under the write lock. */
+    private interface Encoding {
+        void into(ByteBuffer out) throws IOException;
+    }
+
     /**
      * Applies the peer's new settings and writes their ACK in one hold of the write lock, so nothing they allow
      * (DATA in a window that grew) can reach the peer before the ACK: a client may discard frames while it waits for
      * its ACK (h2spec 6.9.2/1 does), and the ACK is the order in which peers expect to see settings take effect.
      */
     void acknowledgeSettings(Http2Settings settings, SettingsChange change) throws IOException {
-        connection.beginWrite();
-        try {
-            writeLock.lock();
-            ByteBuffer out = buffers.acquire();
-            try {
-                encoder.peerMaxTableSize(settings.headerTableSize());
-                peerMaxFrameSize = settings.maxFrameSize();
-                change.apply();
-                Http2FrameWriter.write(out, SettingsFrame.ACK);
-                flip(out);
-            } finally {
-                buffers.release(out);
-                writeLock.unlock();
-            }
-        } finally {
-            connection.endWrite();
-        }
+        writePooled(out -> {
+            encoder.peerMaxTableSize(settings.headerTableSize());
+            peerMaxFrameSize = settings.maxFrameSize();
+            change.apply();
+            Http2FrameWriter.write(out, SettingsFrame.ACK);
+        });
     }
 
     /** A control frame (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY) or any small frame. */
     void frame(Http2Frame frame) throws IOException {
-        connection.beginWrite();
-        try {
-            writeLock.lock();
-            ByteBuffer out = buffers.acquire();
-            try {
-                Http2FrameWriter.write(out, frame);
-                flip(out);
-            } finally {
-                buffers.release(out);
-                writeLock.unlock();
-            }
-        } finally {
-            connection.endWrite();
-        }
+        writePooled(out -> Http2FrameWriter.write(out, frame));
     }
 
     /** Several control frames in one write (the server's SETTINGS and its connection WINDOW_UPDATE). */
     void frames(List<Http2Frame> frames) throws IOException {
+        writePooled(out -> {
+            for (Http2Frame frame : frames) {
+                Http2FrameWriter.write(out, frame);
+            }
+        });
+    }
+
+    /** One write of what {@code encoding} puts into a pooled buffer, through the park gate and under the lock. */
+    private void writePooled(Encoding encoding) throws IOException {
         connection.beginWrite();
         try {
             writeLock.lock();
             ByteBuffer out = buffers.acquire();
             try {
-                for (Http2Frame frame : frames) {
-                    Http2FrameWriter.write(out, frame);
-                }
+                encoding.into(out);
                 flip(out);
             } finally {
                 buffers.release(out);
@@ -122,27 +110,7 @@ final class Http2Writer {
 
     /** A field block (response head or trailers) as HEADERS and CONTINUATION frames. */
     void headers(int streamId, List<String> fields, boolean endStream) throws IOException {
-        int maxBlock = HpackEncoder.maxEncodedLength(fields);
-        connection.beginWrite();
-        try {
-            writeLock.lock();
-            ByteBuffer block = maxBlock <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(maxBlock);
-            ByteBuffer out = null;
-            try {
-                encoder.encode(fields, block);
-                block.flip();
-                int length = Http2FrameWriter.headerBlockLength(block.remaining(), peerMaxFrameSize);
-                out = length <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(length);
-                Http2FrameWriter.writeHeaderBlock(out, streamId, block, endStream, peerMaxFrameSize);
-                flip(out);
-            } finally {
-                buffers.release(block);
-                buffers.release(out);
-                writeLock.unlock();
-            }
-        } finally {
-            connection.endWrite();
-        }
+        writeFieldBlock(streamId, fields, endStream, null, 0, 0);
     }
 
     /**
@@ -154,6 +122,15 @@ final class Http2Writer {
         if (length > MAX_DATA_FRAME) {
             throw new IllegalArgumentException("DATA frame of " + length + " octets");
         }
+        writeFieldBlock(streamId, fields, false, bytes, offset, length);
+    }
+
+    /**
+     * A field block, followed in the same write by one DATA frame with END_STREAM when {@code bytes} is not null.
+     * Blocks and writes larger than a pooled buffer get one-off arrays.
+     */
+    private void writeFieldBlock(int streamId, List<String> fields, boolean endStream, byte[] bytes, int offset,
+                                 int length) throws IOException {
         int maxBlock = HpackEncoder.maxEncodedLength(fields);
         connection.beginWrite();
         try {
@@ -164,12 +141,14 @@ final class Http2Writer {
                 encoder.encode(fields, block);
                 block.flip();
                 int size = Http2FrameWriter.headerBlockLength(block.remaining(), peerMaxFrameSize)
-                        + Http2Frame.HEADER_LENGTH + length;
+                        + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
                 out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
-                Http2FrameWriter.writeHeaderBlock(out, streamId, block, false, peerMaxFrameSize);
-                Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
-                        streamId);
-                out.put(bytes, offset, length);
+                Http2FrameWriter.writeHeaderBlock(out, streamId, block, endStream, peerMaxFrameSize);
+                if (bytes != null) {
+                    Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
+                            streamId);
+                    out.put(bytes, offset, length);
+                }
                 flip(out);
             } finally {
                 buffers.release(block);
