@@ -52,8 +52,9 @@ class Http2ServerFaultsTest {
         ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "100000"), false);
         conn.sendData(request.streamId(), new byte[1000], false);
-        conn.send(new RstStreamFrame(request.streamId(), Http2ErrorCode.INTERNAL_ERROR));
+        // Reset once the caller has the response: "mid-body", not before the head reached it (a race otherwise).
         try (Response response = call.get(5, TimeUnit.SECONDS)) {
+            conn.send(new RstStreamFrame(request.streamId(), Http2ErrorCode.INTERNAL_ERROR));
             Throwable thrown = assertTimeoutPreemptively(BOUND, () -> catchThrowable(response::bytes));
             assertThat(thrown).isInstanceOf(IOException.class).hasMessageContaining("INTERNAL_ERROR");
         }
