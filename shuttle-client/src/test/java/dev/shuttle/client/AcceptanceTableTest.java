@@ -79,11 +79,13 @@ class AcceptanceTableTest {
         }
         // 64 KiB is not all in the socket when the body closes: a drain slower than the first drain's grace (1 ms,
         // as long as a loopback dial) makes the hand-off rule dial a spare beside it (issue 14), which a loaded
-        // machine sees now and then; the lab's count is 1.
-        rows.add(row("/cl/65536", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(BOUNDED_MAX), Expect.atMost(2)));
-        // Just under the cap the drain takes about as long as a loopback dial, so on a CPU-starved machine the
-        // hand-off can once misjudge and dial: the lab's median is 1, the test tolerates one extra connection.
-        rows.add(row("/cl/262143", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(N), Expect.atMost(2)));
+        // machine sees now and then; the lab's count is 1, the rule's promise no more than bounded's.
+        rows.add(row("/cl/65536", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(BOUNDED_MAX),
+                Expect.atMost(BOUNDED_MAX)));
+        // Just under the cap the drain takes about as long as a loopback dial, so on a loaded machine the hand-off
+        // rule dials spares beside slow drains now and then (issue 14): the lab's median is 1; what the rule
+        // promises, and the test holds it to, is no more connections than bounded's.
+        rows.add(row("/cl/262143", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(N), Expect.atMost(BOUNDED_MAX)));
         for (String path : new String[] {"/cl/262145", "/cl/1048576"}) {
             rows.add(row(path, Reader.UNREAD, N, Expect.exactly(N), Expect.exactly(N), Expect.exactly(N)));
         }
