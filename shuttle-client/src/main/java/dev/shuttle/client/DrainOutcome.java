@@ -17,17 +17,24 @@ public enum DrainOutcome {
     REUSED_INLINE,
     /** Drained on a background virtual thread within the policy's caps, then handed to the pool or a waiter. */
     REUSED_ASYNC,
-    /** The background drain hit the byte cap before the end of the body: the connection was closed. */
+    /**
+     * The background drain hit the byte cap before the end of the body (with hand-off, the cap's learned extension,
+     * at most 16 times it): the connection was closed.
+     */
     ABANDONED_BYTES,
-    /** The background drain hit the time cap before the end of the body: the connection was closed. */
+    /**
+     * The background drain hit the time cap before the end of the body, or, past the byte cap (hand-off only), ran
+     * as long as a new connection to its origin takes: the connection was closed.
+     */
     ABANDONED_TIME,
     /** Draining failed (truncated or malformed body, reset, client closed): the connection was closed. */
     ABANDONED_ERROR,
     /** The connection could not be reused anyway ({@code Connection: close}, close-delimited body, keep-alive off). */
     SKIPPED_CLOSE,
     /**
-     * The declared Content-Length left more unread bytes than the policy's byte cap, or (default policy) the body is
-     * chunked and this origin's last drain stopped at the byte cap: closed, nothing read.
+     * The declared Content-Length left more unread bytes than the policy's byte cap (with hand-off: more than can be
+     * drained in the time a new connection to the origin takes, as its drains so far go), or (hand-off) the body is
+     * chunked and this origin's last drain stopped at the byte cap or past it: closed, nothing read.
      */
     SKIPPED_LENGTH,
     /** The policy drains nothing ({@link DrainPolicy#none()}): closed at once, as Go 1.26 and earlier do. */

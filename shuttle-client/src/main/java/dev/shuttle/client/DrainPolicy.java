@@ -10,11 +10,14 @@ import java.util.Objects;
  * <ol>
  *   <li>{@code Connection: close}, a close-delimited body or keep-alive off: close the connection, read nothing
  *       ({@link DrainOutcome#SKIPPED_CLOSE}); a declared Content-Length leaving more than {@link #maxBytes()} unread:
- *       close ({@link DrainOutcome#SKIPPED_LENGTH}).</li>
+ *       close ({@link DrainOutcome#SKIPPED_LENGTH}) — except with {@link #handOff()}, see step 3.</li>
  *   <li>{@link #inline()}: consume what is buffered or readable without blocking, up to the byte cap; if that
  *       reaches the end, the connection is idle before {@code close()} returns.</li>
  *   <li>Drain the rest on a background virtual thread, within {@link #maxBytes()} and {@link #maxTime()};
- *       {@code close()} never waits for it.</li>
+ *       {@code close()} never waits for it. With {@link #handOff()} the byte cap is a floor: past it a drain goes on
+ *       for as long as a new connection to the origin takes (learned; at most {@link #maxTime()}), up to 16 times
+ *       the cap, because closing the connection would cost the next request that dial. A declared length past the
+ *       cap is drained only when the origin's drains so far say it ends within that time.</li>
  *   <li>{@link #handOff()}: a request that finds no idle connection follows the hand-off rule, from costs learned
  *       per origin: it waits for a draining connection when that is cheaper than a dial, and, where the origin's
  *       drains are slow for its requests, dials a spare beside the wait (or counts on one already on its way) so the

@@ -86,8 +86,11 @@ class AcceptanceTableTest {
         // rule dials spares beside slow drains now and then (issue 14): the lab's median is 1; what the rule
         // promises, and the test holds it to, is no more connections than bounded's.
         rows.add(row("/cl/262143", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(N), Expect.atMost(BOUNDED_MAX)));
+        // Past the cap the default drains when that is quicker than a dial (issue 14): on loopback, a dial and a
+        // drain of 1 MiB both take well under a millisecond, so which wins is this machine's timing; DrainBudgetTest
+        // has the rule, DialDelayHandOffTest the case where the dial clearly costs more.
         for (String path : new String[] {"/cl/262145", "/cl/1048576"}) {
-            rows.add(row(path, Reader.UNREAD, N, Expect.exactly(N), Expect.exactly(N), Expect.exactly(N)));
+            rows.add(row(path, Reader.UNREAD, N, Expect.exactly(N), Expect.exactly(N), Expect.atMost(N)));
         }
         rows.add(row("/chunked/2048", Reader.UNREAD, N, Expect.exactly(N), Expect.atMost(BOUNDED_MAX),
                 Expect.exactly(1)));
@@ -167,6 +170,13 @@ class AcceptanceTableTest {
             return;
         }
         if (path.equals("/cl/262145") || path.equals("/cl/1048576")) {
+            long length = Long.parseLong(path.substring("/cl/".length()));
+            if (policy == Policy.DEFAULT) {
+                // Closed at once, or drained (never past the body's end) where the origin's drains beat its dials.
+                assertThat(trace.closed).allMatch(c -> c.outcome() == DrainOutcome.SKIPPED_LENGTH
+                        ? c.bytesDiscarded() == 0 : c.bytesDiscarded() <= length);
+                return;
+            }
             // Declared above the cap: closed at once, nothing read beyond what had arrived with the head.
             assertThat(trace.count(DrainOutcome.SKIPPED_LENGTH)).isEqualTo(requests);
             assertThat(trace.discarded()).isZero();

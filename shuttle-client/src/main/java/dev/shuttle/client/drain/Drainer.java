@@ -4,6 +4,7 @@ import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.pool.CostModel;
 import dev.shuttle.client.pool.DrainProgress;
 import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.Http1Source;
@@ -41,14 +42,17 @@ public final class Drainer {
             abandon(target, DrainOutcome.SKIPPED_POLICY, 0, null);
             return;
         }
-        if (decoder.remainingLength() > policy.maxBytes()) {
+        CostModel costs = target.lease().costs();
+        DrainBudget budget = DrainBudget.plan(decoder.remainingLength(), policy.maxBytes(), maxTimeNanos,
+                policy.handOff(), costs.rawDialCostNanos(), costs.drainBytesPerNano());
+        if (budget.skips()) {
             abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
             return;
         }
         // A body of unknown length from an origin whose last drain stopped at the byte cap: as for a declared length
         // over the cap, reading up to the cap would cost the caller time and bytes for a connection that is then
         // closed anyway. Only the learning policy does this (the others have no hand-off and learn nothing).
-        if (policy.handOff() && decoder.remainingLength() < 0 && target.lease().costs().skipDrainForByteCap()) {
+        if (policy.handOff() && decoder.remainingLength() < 0 && costs.skipDrainForByteCap()) {
             abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
             return;
         }
@@ -73,16 +77,20 @@ public final class Drainer {
             return;
         }
         long alreadyDiscarded = discarded;
-        Thread.ofVirtual().name("shuttle-drain").start(() -> drainInBackground(target, progress, alreadyDiscarded));
+        Thread.ofVirtual().name("shuttle-drain")
+                .start(() -> drainInBackground(target, progress, budget, alreadyDiscarded));
     }
 
-    private void drainInBackground(DrainTarget target, DrainProgress progress, long discardedInline) {
+    private void drainInBackground(DrainTarget target, DrainProgress progress, DrainBudget plan,
+                                   long discardedInline) {
         BodyDecoder decoder = target.decoder();
         Http1Source source = target.source();
         long start = clock.getAsLong();
         long deadline = Deadline.after(start, maxTimeNanos);
         target.drainDeadline(deadline);
-        long budget = policy.maxBytes() - discardedInline;
+        long budget = plan.bytes() - discardedInline;
+        long floor = plan.floorBytes() - discardedInline;
+        boolean pastCap = false;
         long drained = 0;
         DrainOutcome outcome;
         IOException failure = null;
@@ -102,6 +110,18 @@ public final class Drainer {
                     outcome = DrainOutcome.ABANDONED_BYTES; // body bytes beyond the cap are waiting
                     break;
                 }
+                if (plan.passesCap() && drained >= floor) {
+                    // Past the policy's cap: on only while a new connection would still take longer.
+                    long extensionEnd = Deadline.after(start, plan.extensionNanos());
+                    if (!pastCap) {
+                        pastCap = true;
+                        target.drainDeadline(Math.min(deadline, extensionEnd));
+                    }
+                    if (clock.getAsLong() - extensionEnd >= 0) {
+                        outcome = DrainOutcome.ABANDONED_TIME;
+                        break;
+                    }
+                }
                 if (source.fill() < 0) {
                     decoder.endOfInput(); // throws for a truncated body
                 }
@@ -114,7 +134,14 @@ public final class Drainer {
         }
         long elapsed = clock.getAsLong() - start;
         if (outcome != DrainOutcome.ABANDONED_ERROR) {
-            target.lease().costs().recordDrain(drained, elapsed, outcome == DrainOutcome.REUSED_ASYNC, maxTimeNanos);
+            boolean completed = outcome == DrainOutcome.REUSED_ASYNC;
+            if (pastCap) {
+                // Past the cap a drain runs for the time of a dial, not the policy's time cap; one that gave up there
+                // found a body too large to be worth draining, as one that stopped at the byte cap did.
+                target.lease().costs().recordDrain(drained, elapsed, completed, plan.extensionNanos(), true);
+            } else {
+                target.lease().costs().recordDrain(drained, elapsed, completed, maxTimeNanos);
+            }
         }
         long discarded = discardedInline + drained;
         if (outcome == DrainOutcome.REUSED_ASYNC) {

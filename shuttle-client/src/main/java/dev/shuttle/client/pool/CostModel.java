@@ -84,7 +84,7 @@ public final class CostModel {
     }
 
     /**
-     * A background drain ended.
+     * A background drain ended; one that gave up before its time cap is taken to have stopped at the byte cap.
      *
      * @param bytes     body bytes it discarded
      * @param nanos     how long it ran
@@ -92,6 +92,20 @@ public final class CostModel {
      * @param capNanos  the policy's time cap, charged to a drain that gave up
      */
     public void recordDrain(long bytes, long nanos, boolean completed, long capNanos) {
+        recordDrain(bytes, nanos, completed, capNanos, !completed && nanos < capNanos);
+    }
+
+    /**
+     * A background drain ended.
+     *
+     * @param bytes        body bytes it discarded
+     * @param nanos        how long it ran
+     * @param completed    whether it reached the end of the body
+     * @param capNanos     the time cap it ran under, charged to a drain that gave up
+     * @param outgrewBytes it gave up with more body than its byte cap allowed, or past the cap, where it may run only
+     *                     as long as a dial takes (the body is too large to be worth draining here)
+     */
+    public void recordDrain(long bytes, long nanos, boolean completed, long capNanos, boolean outgrewBytes) {
         long duration = completed ? Math.max(1, nanos) : Math.max(capNanos, nanos);
         lock.lock();
         try {
@@ -99,7 +113,7 @@ public final class CostModel {
             drainBytesPerNano.add((double) bytes / duration);
             drainsSeen = Math.min(Integer.MAX_VALUE - 1, drainsSeen) + 1;
             lastDrainGaveUp = !completed;
-            lastDrainHitByteCap = !completed && nanos < capNanos;
+            lastDrainHitByteCap = !completed && outgrewBytes;
         } finally {
             lock.unlock();
         }
@@ -146,6 +160,19 @@ public final class CostModel {
         try {
             double typical = drainNanos.lowerMedian();
             return Double.isNaN(typical) ? 0 : (long) typical;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * This origin's typical drain throughput in bytes per nanosecond (the lower median of recent drains, a drain that
+     * gave up counting as the whole cap); NaN until a drain has ended.
+     */
+    public double drainBytesPerNano() {
+        lock.lock();
+        try {
+            return drainBytesPerNano.lowerMedian();
         } finally {
             lock.unlock();
         }

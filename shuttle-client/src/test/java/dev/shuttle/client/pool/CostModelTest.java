@@ -90,4 +90,16 @@ class CostModelTest {
         costs.recordDrain(10, 50 * MS, false, 50 * MS); // a time-cap failure is not a byte-cap one
         assertThat(costs.skipDrainForByteCap()).isFalse();
     }
+
+    @Test
+    void aDrainThatRanOutOfTimePastTheByteCapCountsAsOutgrowingIt() {
+        CostModel costs = new CostModel();
+        // Past the cap the drain may run as long as a dial (here 20 ms): it ran out, the body is too large for here.
+        costs.recordDrain(3 << 20, 20 * MS, false, 20 * MS, true);
+        assertThat(costs.lastDrainGaveUp()).isTrue();
+        assertThat(costs.skipDrainForByteCap()).isTrue();
+        assertThat(costs.drainBytesPerNano()).isEqualTo((3 << 20) / (20.0 * MS));
+        costs.recordDrain(1 << 20, MS, true, 20 * MS, true); // completed past the cap: nothing to skip
+        assertThat(costs.skipDrainForByteCap()).isFalse();
+    }
 }
