@@ -135,12 +135,16 @@ public final class Drainer {
         long elapsed = clock.getAsLong() - start;
         if (outcome != DrainOutcome.ABANDONED_ERROR) {
             boolean completed = outcome == DrainOutcome.REUSED_ASYNC;
+            // The bytes consumed inline count too: the throughput learned is how fast a closed body of this origin is
+            // got rid of, which is what a length past the cap is judged by (counting only the background's share,
+            // often the last few bytes and a wait for them, would make every large body look slow).
+            long bytes = discardedInline + drained;
             if (pastCap) {
                 // Past the cap a drain runs for the time of a dial, not the policy's time cap; one that gave up there
                 // found a body too large to be worth draining, as one that stopped at the byte cap did.
-                target.lease().costs().recordDrain(drained, elapsed, completed, plan.extensionNanos(), true);
+                target.lease().costs().recordDrain(bytes, elapsed, completed, plan.extensionNanos(), true);
             } else {
-                target.lease().costs().recordDrain(drained, elapsed, completed, maxTimeNanos);
+                target.lease().costs().recordDrain(bytes, elapsed, completed, maxTimeNanos);
             }
         }
         long discarded = discardedInline + drained;
