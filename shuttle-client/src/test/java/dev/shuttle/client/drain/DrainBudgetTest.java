@@ -48,23 +48,28 @@ class DrainBudgetTest {
 
     @Test
     void aBodyThatWouldOutlastTheDialIsClosedAtOnce() {
-        // The same 1 MiB where a dial costs half a millisecond (loopback), or over a slow link (10 Mbit/s).
-        assertThat(plan(1 << 20, true, MS / 2, FAST).skips()).isTrue();
+        // 1 MiB at 100 MB/s (10 ms) against a 6 ms dial, or over a slow link (10 Mbit/s) against 20 ms.
+        assertThat(plan(1 << 20, true, 6 * MS, 0.1).skips()).isTrue();
+        assertThat(plan(1 << 20, true, 6 * MS, FAST).skips()).isFalse();
         assertThat(plan(1 << 20, true, 20 * MS, 1.25e-3).skips()).isTrue();
         assertThat(plan(1 << 20, true, 20 * MS, 0.0).skips()).isTrue();
     }
 
     @Test
     void nothingMeasuredYetTriesOnceBoundedByTheDialsTime() {
-        DrainBudget budget = plan(1 << 20, true, 3 * MS, UNKNOWN);
+        DrainBudget budget = plan(1 << 20, true, 8 * MS, UNKNOWN);
         assertThat(budget.skips()).isFalse();
-        assertThat(budget.extensionNanos()).isEqualTo(3 * MS);
+        assertThat(budget.extensionNanos()).isEqualTo(8 * MS);
     }
 
     @Test
-    void noDialMeasuredMeansNoExtension() {
+    void noDialMeasuredOrACheapOneMeansNoExtension() {
         assertThat(plan(1 << 20, true, 0, FAST).skips()).isTrue();
         assertThat(plan(-1, true, 0, FAST).passesCap()).isFalse();
+        long cheap = DrainBudget.MIN_DIAL_TO_PASS_CAP_NANOS - 1;
+        assertThat(plan(CAP + 1, true, cheap, 1000.0).skips()).as("loopback: closing costs next to nothing").isTrue();
+        assertThat(plan(-1, true, cheap, 1000.0).passesCap()).isFalse();
+        assertThat(plan(CAP + 1, true, cheap + 1, 1000.0).skips()).isFalse();
     }
 
     @Test
