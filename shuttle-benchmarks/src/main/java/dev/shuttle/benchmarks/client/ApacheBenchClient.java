@@ -26,6 +26,12 @@ final class ApacheBenchClient implements BenchClient {
     }
 
     @Override
+    public Checked check(URI uri) throws Exception {
+        return client.execute(new HttpGet(uri), response -> new Checked(
+                response.getVersion().format(), EntityUtils.toByteArray(response.getEntity())));
+    }
+
+    @Override
     public void close() throws Exception {
         client.close();
     }

@@ -23,8 +23,8 @@ final class BaselineShuttle {
     private BaselineShuttle() {
     }
 
-    static BenchClient create() {
-        return create(ShuttleBenchClient.class, BenchClient.class);
+    static BenchClient create(Protocol protocol) {
+        return create(ShuttleBenchClient.class, BenchClient.class, protocol);
     }
 
     /**
@@ -32,7 +32,8 @@ final class BaselineShuttle {
      * against the baseline build, so that its calls bind to that build.
      *
      * @param face what the caller sees it as: an interface loaded by the application class loader
-     * @param args constructor arguments, of JDK types only (the client's own types would be the baseline's)
+     * @param args constructor arguments, of JDK or harness types only (the client's own types would be the
+     *             baseline's); a harness type must be public, the adapter being in another runtime package
      */
     static <T> T create(Class<?> adapter, Class<T> face, Object... args) {
         String jar = System.getProperty(PROPERTY);

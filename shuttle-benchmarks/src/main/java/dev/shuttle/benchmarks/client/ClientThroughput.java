@@ -2,6 +2,7 @@ package dev.shuttle.benchmarks.client;
 
 import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,9 +25,17 @@ import org.HdrHistogram.Recorder;
  * first client measured used to pay for it); each round starts with the next client in turn, so none always runs
  * right after the same neighbour; each cell builds a new client and warms its connections for a second first.
  *
+ * <p>Protocol ({@code -Dprotocol=h1|h2c|h2}, default h1, {@link Protocol}): every client is configured for it, and
+ * each new client's first requests check it: one to {@code /stats/connections} (the connections the server has
+ * accepted so far, served by both benchmark servers), then one GET of the URL that must come back over the asked
+ * protocol, or the run stops (a client silently falling back to HTTP/1.1 would be measured as something else). After
+ * the cell another {@code /stats/connections} gives the connections the client dialed in all (column {@code conns},
+ * the most over the rounds): one for an HTTP/2 client that multiplexes, about the concurrency for HTTP/1.1. A server
+ * without that path (any other body) shows {@code ?}.
+ *
  * <p>Usage: {@code ClientThroughput URL [concurrency=1] [seconds=5] [rounds=3]
- * [clients=shuttle,jdk,okhttp,apache]}; add {@code shuttle-base} with {@code -Dshuttle.baseline=JAR} to compare
- * another build of shuttle-client in the same run ({@link BaselineShuttle}).
+ * [clients=shuttle,jdk,okhttp,apache]}; {@code jetty} is Jetty 12's client; add {@code shuttle-base} with
+ * {@code -Dshuttle.baseline=JAR} to compare another build of shuttle-client in the same run ({@link BaselineShuttle}).
  */
 public final class ClientThroughput {
     private ClientThroughput() {
@@ -39,13 +48,16 @@ public final class ClientThroughput {
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         String[] clients = split(args.length > 4 ? args[4] : "shuttle,jdk,okhttp,apache");
         int warmup = Integer.getInteger("warmup", 3);
+        Protocol protocol = Protocol.parse(System.getProperty("protocol", "h1"));
+        protocol.checkScheme(uri);
 
-        System.out.printf("GET %s, %d virtual thread(s), %d s per cell, %d rounds, clients rotate; warm-up %d s each%n",
-                uri, concurrency, seconds, rounds, warmup);
+        System.out.printf("GET %s over %s, %d virtual thread(s), %d s per cell, %d rounds, clients rotate;"
+                        + " warm-up %d s each%n", uri, protocol, concurrency, seconds, rounds, warmup);
         int maxConnections = Math.max(concurrency, 5);
         if (warmup > 0) {
             for (String name : clients) {
-                try (BenchClient client = BenchClient.create(name, maxConnections)) {
+                try (BenchClient client = BenchClient.create(name, maxConnections, protocol)) {
+                    start(client, name, uri, protocol);
                     run(client, uri, concurrency, warmup);
                 }
             }
@@ -57,9 +69,12 @@ public final class ClientThroughput {
         for (int round = 1; round <= rounds; round++) {
             for (int i = 0; i < clients.length; i++) {
                 String name = clients[(i + round - 1) % clients.length];
-                try (BenchClient client = BenchClient.create(name, maxConnections)) {
+                try (BenchClient client = BenchClient.create(name, maxConnections, protocol)) {
+                    long acceptedBefore = start(client, name, uri, protocol);
                     run(client, uri, concurrency, 1); // this client's connections, and its own JIT profile
                     Cell cell = run(client, uri, concurrency, seconds);
+                    long accepted = acceptedConnections(client, uri);
+                    cell = cell.withConnections(accepted < 0 || acceptedBefore < 0 ? -1 : accepted - acceptedBefore);
                     cells.get(name).add(cell);
                     System.out.printf("round %d %-12s %s%n", round, name, cell);
                 }
@@ -70,16 +85,47 @@ public final class ClientThroughput {
     }
 
     /**
+     * The new client's first requests: the server's count of accepted connections (this request's own connection
+     * among them), then the protocol check.
+     *
+     * @return the connections the server had accepted before this client dialed, or -1 when it does not say
+     * @throws IllegalStateException when the response did not come over the asked protocol
+     */
+    private static long start(BenchClient client, String name, URI uri, Protocol protocol) throws Exception {
+        long accepted = acceptedConnections(client, uri);
+        BenchClient.Checked checked = client.check(uri);
+        if (!checked.version().equals(protocol.version)) {
+            throw new IllegalStateException(name + " asked for " + protocol + " got a response over "
+                    + checked.version() + ": it would be measured on the wrong protocol");
+        }
+        return accepted < 0 ? -1 : accepted - 1;
+    }
+
+    /** The server's {@code /stats/connections}, or -1 when the server answers something else. */
+    private static long acceptedConnections(BenchClient client, URI uri) throws Exception {
+        String body = new String(client.check(uri.resolve("/stats/connections")).body(), StandardCharsets.US_ASCII)
+                .trim();
+        return body.matches("[0-9]{1,18}") ? Long.parseLong(body) : -1;
+    }
+
+    /**
      * @param cpuMicrosPerRequest CPU time of this whole JVM (client, harness, JIT, GC) per request: less sensitive to
      *                            the machine's other load than throughput, as long as the JIT has settled
      */
     record Cell(double requestsPerSecond, double p50Micros, double p99Micros, double bytesAllocatedPerRequest,
-                double cpuMicrosPerRequest, long errors) {
+                double cpuMicrosPerRequest, long errors, long connections) {
 
+        /** Medians, but errors summed and connections the most any round saw (-1: unknown). */
         static Cell median(List<Cell> cells) {
             return new Cell(median(cells, Cell::requestsPerSecond), median(cells, Cell::p50Micros),
                     median(cells, Cell::p99Micros), median(cells, Cell::bytesAllocatedPerRequest),
-                    median(cells, Cell::cpuMicrosPerRequest), cells.stream().mapToLong(Cell::errors).sum());
+                    median(cells, Cell::cpuMicrosPerRequest), cells.stream().mapToLong(Cell::errors).sum(),
+                    cells.stream().mapToLong(Cell::connections).max().orElse(-1));
+        }
+
+        Cell withConnections(long dialed) {
+            return new Cell(requestsPerSecond, p50Micros, p99Micros, bytesAllocatedPerRequest, cpuMicrosPerRequest,
+                    errors, dialed);
         }
 
         private static double median(List<Cell> cells, ToDoubleFunction<Cell> metric) {
@@ -91,8 +137,9 @@ public final class ClientThroughput {
         @Override
         public String toString() {
             return String.format("requests/s %9.0f  p50 %7.1f us  p99 %8.1f us  alloc %7.0f B/req  cpu %6.1f us/req"
-                            + "  errors %d",
-                    requestsPerSecond, p50Micros, p99Micros, bytesAllocatedPerRequest, cpuMicrosPerRequest, errors);
+                            + "  errors %d  conns %s",
+                    requestsPerSecond, p50Micros, p99Micros, bytesAllocatedPerRequest, cpuMicrosPerRequest, errors,
+                    connections < 0 ? "?" : Long.toString(connections));
         }
     }
 
@@ -133,7 +180,7 @@ public final class ClientThroughput {
         var histogram = latencies.getIntervalHistogram();
         long count = requests.sum();
         return new Cell(count / elapsed, histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(99),
-                count == 0 ? 0 : (double) allocated / count, count == 0 ? 0 : cpu / 1e3 / count, errors.sum());
+                count == 0 ? 0 : (double) allocated / count, count == 0 ? 0 : cpu / 1e3 / count, errors.sum(), -1);
     }
 
     private static long allocatedBytes() {
