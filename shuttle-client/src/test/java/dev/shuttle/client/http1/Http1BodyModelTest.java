@@ -165,7 +165,10 @@ class Http1BodyModelTest {
         Set<DrainOutcome> allowed = Set.of();
         /** Whether the connection goes back to the pool; null until the lease is released. */
         Boolean reused;
-        /** When the background drain started (real time: the drain's cap is a socket timeout). */
+        /**
+         * The earliest the background drain can have started (real time: the drain's cap is a socket timeout), so that
+         * a drain that gave up at its cap is recognised however late this thread sees it (a loaded machine).
+         */
         long drainStart;
         /** The close found a read in progress: its decision ran on another thread, maybe after bytes came. */
         boolean closedByRace;
@@ -247,7 +250,8 @@ class Http1BodyModelTest {
             }
             serverClosed = true;
             if (draining) {
-                decided(Set.of(DrainOutcome.ABANDONED_ERROR), false);
+                decided(capMayHavePassed() ? Set.of(DrainOutcome.ABANDONED_ERROR, DrainOutcome.ABANDONED_TIME)
+                        : Set.of(DrainOutcome.ABANDONED_ERROR), false);
             }
             settleAndCompare();
         }
@@ -303,8 +307,13 @@ class Http1BodyModelTest {
 
         void close() {
             log.add("close");
+            long closedAt = System.nanoTime();
+            boolean wasDraining = draining;
             body.close();
             closeDecision();
+            if (draining && !wasDraining) {
+                drainStart = closedAt; // started within this close()
+            }
             settleAndCompare();
         }
 
@@ -339,7 +348,7 @@ class Http1BodyModelTest {
                 decided(Set.of(DrainOutcome.ABANDONED_ERROR), false);
             } else {
                 draining = true;
-                drainStart = System.nanoTime();
+                drainStart = System.nanoTime(); // the callers set it earlier when they know better
             }
         }
 
@@ -411,6 +420,11 @@ class Http1BodyModelTest {
                 released(false);
             }
             closeDecision();
+            if (draining) {
+                // The close's thread started the drain when the read returned: after closedAt, maybe well before this
+                // thread saw the read return, and so maybe a whole cap ago on a loaded machine.
+                drainStart = closedAt;
+            }
             settleAndCompare();
         }
 
@@ -497,6 +511,33 @@ class Http1BodyModelTest {
             return state == State.OPEN && !draining ? 0 : 1;
         }
 
+        /** The background drain may have run its whole time cap by now. */
+        private boolean capMayHavePassed() {
+            return draining && System.nanoTime() - drainStart >= CAP.toNanos();
+        }
+
+        /**
+         * A drain the model counts as running gave its connection back: nothing but its time cap ends it unseen (bytes
+         * and the server's close are the model's own actions), so it gave up at the cap, as "drain cap passes" says,
+         * only without this thread having waited for it (a loaded machine: the cap is real time).
+         */
+        private void catchUpWithDrain(boolean awaitEnd) {
+            long start = System.nanoTime();
+            while (awaitEnd && draining && !lease.isReleased() && System.nanoTime() - start < SETTLE_NANOS) {
+                Thread.onSpinWait();
+            }
+            if (!draining || !lease.isReleased()) {
+                return;
+            }
+            assertThat(capMayHavePassed()).as("a drain ended before its cap; %s", context()).isTrue();
+            while (outcomes.isEmpty() && System.nanoTime() - start < SETTLE_NANOS) {
+                Thread.onSpinWait(); // reported just after the release
+            }
+            assertThat(outcomes).as("the outcome of a drain that ended unseen; %s", context())
+                    .containsExactly(DrainOutcome.ABANDONED_TIME);
+            decided(Set.of(DrainOutcome.ABANDONED_TIME), false);
+        }
+
         private boolean settledNow() {
             if (reuseFromOutcome && !outcomes.isEmpty()) {
                 reuseFromOutcome = false;
@@ -513,6 +554,21 @@ class Http1BodyModelTest {
         }
 
         private void compare() {
+            catchUpWithDrain(false);
+            try {
+                compareNow();
+            } catch (AssertionError e) {
+                if (!capMayHavePassed()) {
+                    throw e;
+                }
+                // The drain reached its cap while the state was being read (a loaded machine, or a cold JVM loading
+                // the assertion classes on the first comparison): once it has given up, the comparison must hold.
+                catchUpWithDrain(true);
+                compareNow();
+            }
+        }
+
+        private void compareNow() {
             String context = context();
             assertThat(pool.checkouts()).as(context).isEqualTo(1);
             assertThat(pool.releases()).as("the lease released at most once; %s", context).isLessThanOrEqualTo(1);
