@@ -161,6 +161,42 @@ class ConnectionPoolRegressionTest {
         }
     }
 
+    /**
+     * The same when a checkout finds the idle connections expired and closes them on its way: it dialed for itself,
+     * and the retry got a place only once some dial ended (here the dials wait, as a slow network's do).
+     */
+    @Test
+    void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesExpiredIdleConnections() throws Exception {
+        java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
+                .idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults(), (origin, deadline, trace) -> {
+                    dials.acquireUninterruptibly();
+                    return new FakeConnection(ids.incrementAndGet(), origin);
+                }, now::get, scheduler, new StatsRecorder());
+        try {
+            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            CompletableFuture<Lease> retry = acquireAsync(limited, true);
+            awaitWaiting(limited, 1);
+            a.release(true);
+            b.release(true); // both idle, holding both places
+            now.addAndGet(10 * SECOND); // expired, and no maintenance has run
+            CompletableFuture<Lease> next = acquireAsync(limited, false);
+            awaitWaiting(limited, 2); // it closed both on its way and waits for its dial
+            assertThat(((FakeConnection) a.connection()).closed).isTrue();
+            assertThat(limited.connectionCount(ORIGIN)).as("one freed place dialed for the retry, one for the next")
+                    .isEqualTo(2);
+            dials.release(2);
+            Lease fresh = retry.get(10, TimeUnit.SECONDS);
+            assertThat(fresh.reused()).isFalse();
+            fresh.release(true);
+            next.get(10, TimeUnit.SECONDS).release(true);
+        } finally {
+            dials.release(100);
+            limited.close();
+        }
+    }
+
     private static CompletableFuture<Lease> acquireAsync(ConnectionPool target, boolean fresh) {
         CompletableFuture<Lease> result = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
