@@ -150,6 +150,9 @@ public final class ConnectionPool implements AutoCloseable {
                 List<PoolEntry> stale = new ArrayList<>(0);
                 candidate = idle.pollLocked(pool, now, stale);
                 closeAllLocked(stale, PoolEntry.State.IDLE, expired);
+                if (!stale.isEmpty()) {
+                    serveUncoveredLocked(pool); // a retry queued at the limit may dial in a freed place
+                }
                 if (candidate != null && candidate.connection.isMultiplexed()) {
                     // Shared as soon as it is LEASED, so checked and leased here, under the lock (a lock-free check).
                     if (!candidate.connection.isHealthy()) {
@@ -783,6 +786,10 @@ public final class ConnectionPool implements AutoCloseable {
         List<PoolEntry> evicted = new ArrayList<>(0);
         idle.pushLocked(pool, entry, now, origins.values(), evicted);
         closeAllLocked(evicted, PoolEntry.State.IDLE, toClose);
+        for (int i = 0; i < evicted.size(); i++) {
+            // A closed idle connection frees a place: a retry (it takes no used connection) may wait for one.
+            serveUncoveredLocked(evicted.get(i).origin);
+        }
         if (maintenance == null && !closed) {
             maintenance = scheduler.schedule(Math.min(WATCH_AFTER_NANOS, idleTimeoutNanos), this::runMaintenance);
         }
@@ -852,6 +859,9 @@ public final class ConnectionPool implements AutoCloseable {
                 List<PoolEntry> stale = new ArrayList<>(0);
                 long due = idle.expireLocked(pool, now, stale);
                 closeAllLocked(stale, PoolEntry.State.IDLE, expired);
+                if (!stale.isEmpty()) {
+                    serveUncoveredLocked(pool); // a retry queued at the limit may dial in a freed place
+                }
                 next = earliest(next, due);
                 List<PoolEntry> toWatch = new ArrayList<>(0);
                 next = earliest(next, idle.dueForWatchLocked(pool, now, WATCH_AFTER_NANOS, toWatch));

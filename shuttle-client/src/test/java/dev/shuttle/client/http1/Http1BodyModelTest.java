@@ -165,10 +165,11 @@ class Http1BodyModelTest {
         Set<DrainOutcome> allowed = Set.of();
         /** Whether the connection goes back to the pool; null until the lease is released. */
         Boolean reused;
-        /** When the background drain started (real time: the drain's cap is a socket timeout). */
+        /**
+         * The earliest the background drain can have started (real time: the drain's cap is a socket timeout), so that
+         * a drain that gave up at its cap is recognised however late this thread sees it (a loaded machine).
+         */
         long drainStart;
-        /** When the latest close() was called. */
-        long closeStartedAt;
         /** The close found a read in progress: its decision ran on another thread, maybe after bytes came. */
         boolean closedByRace;
         /** The drain's outcome (reused or given up at the cap) says whether the connection went back. */
@@ -249,9 +250,7 @@ class Http1BodyModelTest {
             }
             serverClosed = true;
             if (draining) {
-                // Unless the cap passed first: the clock is real, and a slow run may take longer than the cap.
-                boolean late = System.nanoTime() - drainStart >= CAP.toNanos();
-                decided(late ? Set.of(DrainOutcome.ABANDONED_ERROR, DrainOutcome.ABANDONED_TIME)
+                decided(capMayHavePassed() ? Set.of(DrainOutcome.ABANDONED_ERROR, DrainOutcome.ABANDONED_TIME)
                         : Set.of(DrainOutcome.ABANDONED_ERROR), false);
             }
             settleAndCompare();
@@ -308,9 +307,13 @@ class Http1BodyModelTest {
 
         void close() {
             log.add("close");
-            closeStartedAt = System.nanoTime();
+            long closedAt = System.nanoTime();
+            boolean wasDraining = draining;
             body.close();
             closeDecision();
+            if (draining && !wasDraining) {
+                drainStart = closedAt; // started within this close()
+            }
             settleAndCompare();
         }
 
@@ -345,7 +348,7 @@ class Http1BodyModelTest {
                 decided(Set.of(DrainOutcome.ABANDONED_ERROR), false);
             } else {
                 draining = true;
-                drainStart = closeStartedAt; // the drain's cap counts from a moment after this, never before
+                drainStart = System.nanoTime(); // the callers set it earlier when they know better
             }
         }
 
@@ -362,7 +365,6 @@ class Http1BodyModelTest {
             });
             awaitBlocked(thread);
             long closedAt = System.nanoTime();
-            closeStartedAt = closedAt;
             body.close();
             closedByRace = true;
             int k2 = Math.min(k, setup.length() - sent);
@@ -418,6 +420,11 @@ class Http1BodyModelTest {
                 released(false);
             }
             closeDecision();
+            if (draining) {
+                // The close's thread started the drain when the read returned: after closedAt, maybe well before this
+                // thread saw the read return, and so maybe a whole cap ago on a loaded machine.
+                drainStart = closedAt;
+            }
             settleAndCompare();
         }
 
@@ -481,7 +488,7 @@ class Http1BodyModelTest {
 
         private String context() {
             return setup + " after " + log + " (sent " + sent + ", consumed " + consumed + ", " + state
-                    + (draining ? ", draining" : "") + ") outcomes=" + outcomes + " abort=" + connection.abortReason();
+                    + (draining ? ", draining" : "") + ")";
         }
 
         private void settleAndCompare() {
@@ -504,16 +511,34 @@ class Http1BodyModelTest {
             return state == State.OPEN && !draining ? 0 : 1;
         }
 
-        private boolean settledNow() {
-            if (draining && System.nanoTime() - drainStart >= CAP.toNanos()) {
-                // The clock is real: a slow run let the drain's cap pass between two actions. Nothing else can end
-                // a drain the model still counts as running, so it gives up at its cap, as after "drain cap passes":
-                // wait for that rather than compare a state that is about to change.
-                if (outcomes.isEmpty()) {
-                    return false;
-                }
-                decided(Set.of(DrainOutcome.ABANDONED_TIME), false);
+        /** The background drain may have run its whole time cap by now. */
+        private boolean capMayHavePassed() {
+            return draining && System.nanoTime() - drainStart >= CAP.toNanos();
+        }
+
+        /**
+         * A drain the model counts as running gave its connection back: nothing but its time cap ends it unseen (bytes
+         * and the server's close are the model's own actions), so it gave up at the cap, as "drain cap passes" says,
+         * only without this thread having waited for it (a loaded machine: the cap is real time).
+         */
+        private void catchUpWithDrain(boolean awaitEnd) {
+            long start = System.nanoTime();
+            while (awaitEnd && draining && !lease.isReleased() && System.nanoTime() - start < SETTLE_NANOS) {
+                Thread.onSpinWait();
             }
+            if (!draining || !lease.isReleased()) {
+                return;
+            }
+            assertThat(capMayHavePassed()).as("a drain ended before its cap; %s", context()).isTrue();
+            while (outcomes.isEmpty() && System.nanoTime() - start < SETTLE_NANOS) {
+                Thread.onSpinWait(); // reported just after the release
+            }
+            assertThat(outcomes).as("the outcome of a drain that ended unseen; %s", context())
+                    .containsExactly(DrainOutcome.ABANDONED_TIME);
+            decided(Set.of(DrainOutcome.ABANDONED_TIME), false);
+        }
+
+        private boolean settledNow() {
             if (reuseFromOutcome && !outcomes.isEmpty()) {
                 reuseFromOutcome = false;
                 released(outcomes.getFirst() == DrainOutcome.REUSED_ASYNC
@@ -529,6 +554,21 @@ class Http1BodyModelTest {
         }
 
         private void compare() {
+            catchUpWithDrain(false);
+            try {
+                compareNow();
+            } catch (AssertionError e) {
+                if (!capMayHavePassed()) {
+                    throw e;
+                }
+                // The drain reached its cap while the state was being read (a loaded machine, or a cold JVM loading
+                // the assertion classes on the first comparison): once it has given up, the comparison must hold.
+                catchUpWithDrain(true);
+                compareNow();
+            }
+        }
+
+        private void compareNow() {
             String context = context();
             assertThat(pool.checkouts()).as(context).isEqualTo(1);
             assertThat(pool.releases()).as("the lease released at most once; %s", context).isLessThanOrEqualTo(1);

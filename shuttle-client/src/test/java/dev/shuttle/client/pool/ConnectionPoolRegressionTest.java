@@ -11,6 +11,8 @@ import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.testing.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -102,5 +104,112 @@ class ConnectionPoolRegressionTest {
         Lease next = acquire();
         assertThat(next.connection()).isSameAs(b.connection());
         next.release(true);
+    }
+
+    /**
+     * A retry (a request that takes only a never-used connection) queued while the origin was at maxConnsPerHost. A
+     * connection released then went idle (the retry cannot take a used one) and was closed at once by the idle limit,
+     * or later by expiry: the origin was below its limit, yet nothing dialed for the retry, which waited until some
+     * other event (a failed dial, a broken release) looked at the queue again, forever without a call timeout. Found
+     * by the model's invariant that no request waits uncovered while the origin has room for a dial.
+     */
+    @Test
+    void aRetryWaitingAtTheLimitDialsWhenTheIdleLimitClosesAReleasedConnection() throws Exception {
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(0).build(),
+                DrainPolicy.defaults(), (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin),
+                now::get, scheduler, new StatsRecorder());
+        try {
+            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            CompletableFuture<Lease> retry = acquireAsync(limited, true);
+            awaitWaiting(limited, 1);
+            assertThat(limited.connectionCount(ORIGIN)).isEqualTo(2); // at the limit: no dial for the retry yet
+            a.release(true); // used: not for the retry; idle limit 0 closes it
+            assertThat(((FakeConnection) a.connection()).closed).isTrue();
+            assertThat(limited.connectionCount(ORIGIN)).as("the freed place is dialed for the retry").isEqualTo(2);
+            Lease fresh = retry.get(10, TimeUnit.SECONDS);
+            assertThat(fresh.reused()).isFalse();
+            fresh.release(true);
+            b.release(true);
+        } finally {
+            limited.close();
+        }
+    }
+
+    /** The same when maintenance expires the idle connection that held the place. */
+    @Test
+    void aRetryWaitingAtTheLimitDialsWhenMaintenanceExpiresAnIdleConnection() throws Exception {
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(1).maxIdlePerHost(1)
+                .idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults(),
+                (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
+                new StatsRecorder());
+        try {
+            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            CompletableFuture<Lease> retry = acquireAsync(limited, true);
+            awaitWaiting(limited, 1);
+            a.release(true); // idle, holding the only place
+            assertThat(limited.connectionCount(ORIGIN)).isEqualTo(1);
+            now.addAndGet(10 * SECOND);
+            limited.maintain(now.get());
+            assertThat(((FakeConnection) a.connection()).closed).isTrue();
+            assertThat(limited.connectionCount(ORIGIN)).as("the freed place is dialed for the retry").isEqualTo(1);
+            Lease fresh = retry.get(10, TimeUnit.SECONDS);
+            assertThat(fresh.reused()).isFalse();
+            fresh.release(true);
+        } finally {
+            limited.close();
+        }
+    }
+
+    /**
+     * The same when a checkout finds the idle connections expired and closes them on its way: it dialed for itself,
+     * and the retry got a place only once some dial ended (here the dials wait, as a slow network's do).
+     */
+    @Test
+    void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesExpiredIdleConnections() throws Exception {
+        java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
+                .idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults(), (origin, deadline, trace) -> {
+                    dials.acquireUninterruptibly();
+                    return new FakeConnection(ids.incrementAndGet(), origin);
+                }, now::get, scheduler, new StatsRecorder());
+        try {
+            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            CompletableFuture<Lease> retry = acquireAsync(limited, true);
+            awaitWaiting(limited, 1);
+            a.release(true);
+            b.release(true); // both idle, holding both places
+            now.addAndGet(10 * SECOND); // expired, and no maintenance has run
+            CompletableFuture<Lease> next = acquireAsync(limited, false);
+            awaitWaiting(limited, 2); // it closed both on its way and waits for its dial
+            assertThat(((FakeConnection) a.connection()).closed).isTrue();
+            assertThat(limited.connectionCount(ORIGIN)).as("one freed place dialed for the retry, one for the next")
+                    .isEqualTo(2);
+            dials.release(2);
+            Lease fresh = retry.get(10, TimeUnit.SECONDS);
+            assertThat(fresh.reused()).isFalse();
+            fresh.release(true);
+            next.get(10, TimeUnit.SECONDS).release(true);
+        } finally {
+            dials.release(100);
+            limited.close();
+        }
+    }
+
+    private static CompletableFuture<Lease> acquireAsync(ConnectionPool target, boolean fresh) {
+        CompletableFuture<Lease> result = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                result.complete(target.acquire(ORIGIN, fresh, false, Deadline.NONE, ClientTrace.NONE));
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        return result;
+    }
+
+    private static void awaitWaiting(ConnectionPool target, int waiting) throws InterruptedException {
+        dev.shuttle.client.testing.Await.until(waiting + " waiting", () -> target.waitingCount(ORIGIN) == waiting);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.HandOffDecision;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
@@ -50,12 +51,21 @@ final class PoolHarness {
         public String toString() {
             return "Setup[maxConns=" + (maxConns == Integer.MAX_VALUE ? "∞" : maxConns) + " maxIdlePerHost="
                     + (maxIdlePerHost == PoolConfig.ADAPTIVE ? "adaptive" : maxIdlePerHost) + " maxIdleTotal="
-                    + maxIdleTotal + " idleTimeout=" + idleTimeout.toMillis() + "ms handOff=" + policy.handOff() + "]";
+                    + maxIdleTotal + " idleTimeout=" + idleTimeout.toMillis() + "ms policy="
+                    + (policy.handOff() ? "defaults" : policy.drains() ? "bounded" : "none") + "]";
         }
     }
 
-    /** A request's trace: tells the dialer which request a dial was started for. */
-    private record RequestTrace(int request) implements ClientTrace {
+    /** A request's trace: tells the dialer which request a dial was started for, and keeps its hand-off decision. */
+    private record RequestTrace(int request, Map<Integer, List<HandOffDecision>> decisions) implements ClientTrace {
+        @Override
+        public void handOff(HandOffDecision decision) {
+            decisions.compute(request, (r, traced) -> { // atomic: the settling thread sees none or all
+                List<HandOffDecision> list = traced == null ? new CopyOnWriteArrayList<>() : traced;
+                list.add(decision);
+                return list;
+            });
+        }
     }
 
     /** A dial blocked in the dialer until the harness completes it: with a connection id, or null for a failure. */
@@ -71,6 +81,9 @@ final class PoolHarness {
     private final List<PendingDial> pendingDials = new CopyOnWriteArrayList<>();
     private final List<Thread> finishedDials = new ArrayList<>();
     private final Map<Integer, FakeConnection> connections = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Dials the dialer saw, by request; and hand-off decisions traced, by request. */
+    private final Map<Integer, Integer> dialsByRequest = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, List<HandOffDecision>> decisions = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Integer, CompletableFuture<Lease>> results = new HashMap<>();
     private final Map<Integer, Thread> requestThreads = new HashMap<>();
     /** Leases the real pool handed out, by request. */
@@ -88,6 +101,7 @@ final class PoolHarness {
         Dialer dialer = (origin, deadline, trace) -> {
             PendingDial dial = new PendingDial(((RequestTrace) trace).request(), new CompletableFuture<>(),
                     Thread.currentThread());
+            dialsByRequest.merge(dial.request(), 1, Integer::sum);
             pendingDials.add(dial);
             Integer id = dial.gate().join();
             if (id == null) {
@@ -111,7 +125,7 @@ final class PoolHarness {
         results.put(id, result);
         requestThreads.put(id, Thread.ofVirtual().name("request-" + id).start(() -> {
             try {
-                result.complete(pool.acquire(ORIGIN, fresh, checkIdle, deadline, new RequestTrace(id)));
+                result.complete(pool.acquire(ORIGIN, fresh, checkIdle, deadline, new RequestTrace(id, decisions)));
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
@@ -194,18 +208,54 @@ final class PoolHarness {
     }
 
     void advance(long nanos) {
-        log.add("clock +" + (nanos >= PoolModel.SECOND ? nanos / PoolModel.SECOND + "s" : nanos / PoolModel.MS + "ms"));
+        log.add("clock +" + (nanos >= PoolModel.SECOND ? nanos / PoolModel.SECOND + "s"
+                : nanos >= PoolModel.MS ? nanos / PoolModel.MS + "ms" : nanos / 1000 + "µs"));
         clock.addAndGet(nanos);
         model.advance(nanos);
         settleAndCompare();
     }
 
+    /** The scheduled maintenance runs, if one is scheduled. */
     void runMaintenance() {
+        PoolModel.Timer timer = model.maintenance();
+        if (timer == null) {
+            return;
+        }
         log.add("maintenance runs");
-        scheduler.runPending();
+        runTask(timer);
         model.runMaintenance();
         settleAndCompare();
         checkMaintenanceDone();
+    }
+
+    /**
+     * The grace or overrun timer of {@code request} runs; if it is not due yet, the clock first moves to its due time
+     * (a scheduler runs no task early, but may run one late: other actions may come between).
+     */
+    void fireGrace(int request) {
+        PoolModel.Timer timer = model.graceTimers().stream().filter(t -> t.req.id == request).findFirst()
+                .orElse(null);
+        if (timer == null) {
+            return;
+        }
+        if (timer.due > model.now) {
+            advance(timer.due - model.now);
+        }
+        log.add("timer of r" + request + " fires");
+        runTask(timer);
+        model.fireGrace(timer);
+        settleAndCompare();
+    }
+
+    /**
+     * Runs the pool's task that the model's {@code timer} stands for: the one at the same place in scheduling order
+     * (the comparison holds the two lists of delays equal).
+     */
+    private void runTask(PoolModel.Timer timer) {
+        List<ManualScheduler.Task> tasks = scheduler.pending();
+        int index = model.timers.indexOf(timer);
+        assertThat(tasks).as("scheduled tasks; %s", this).hasSize(model.timers.size());
+        assertThat(scheduler.run(tasks.get(index))).isTrue();
     }
 
     /** The server closes an idle connection: if the watcher holds it, it wakes the pool. */
@@ -253,18 +303,46 @@ final class PoolHarness {
         settleAndCompare();
     }
 
-    /** Three background drains of the origin gave up: it now counts as slow to drain, for the hand-off rule. */
-    void learnSlowDrains(int request) {
+    /** A background drain of the origin ended (what the Drainer records), for the hand-off rule. */
+    void learnDrain(int request, DrainSample sample) {
         PoolModel.Req req = model.request(request);
         if (req == null || req.lease == null || req.lease.state == PoolModel.LState.RELEASED) {
             return; // a lease that is out keeps its origin known to the pool
         }
-        log.add("3 slow drains recorded");
+        log.add("drain recorded: " + sample);
         long cap = setup.policy().maxTime().toNanos();
-        for (int i = 0; i < 3; i++) {
-            leases.get(request).costs().recordDrain(0, cap, false, cap);
+        leases.get(request).costs().recordDrain(sample.bytes, sample.nanos, sample.completed, cap);
+        model.recordDrain(sample.bytes, sample.nanos, sample.completed);
+        settleAndCompare();
+    }
+
+    /** Drains the model test records: quick, slow for a request but cheaper than a dial, slower than a dial, capped. */
+    enum DrainSample {
+        QUICK(100_000, 100_000, true), SLOW(2_000, 2 * PoolModel.MS, true), SLOWER(2_000, 20 * PoolModel.MS, true),
+        GAVE_UP(0, 50 * PoolModel.MS, false);
+
+        final long bytes;
+        final long nanos;
+        final boolean completed;
+
+        DrainSample(long bytes, long nanos, boolean completed) {
+            this.bytes = bytes;
+            this.nanos = nanos;
+            this.completed = completed;
         }
-        model.recordSlowDrains();
+    }
+
+    /** A fresh and a reused exchange measured their first byte: the dial cost and the spare wait move. */
+    void learnRoundTrips(int request, long freshNanos, long reusedNanos) {
+        PoolModel.Req req = model.request(request);
+        if (req == null || req.lease == null || req.lease.state == PoolModel.LState.RELEASED) {
+            return;
+        }
+        log.add("round trips recorded: fresh " + freshNanos / 1000 + " µs, reused " + reusedNanos / 1000 + " µs");
+        CostModel costs = leases.get(request).costs();
+        costs.recordFreshFirstByte(freshNanos);
+        costs.recordReusedFirstByte(reusedNanos);
+        model.recordRoundTrips(freshNanos, reusedNanos);
         settleAndCompare();
     }
 
@@ -320,6 +398,12 @@ final class PoolHarness {
         }
         if (counts.waiting() != outstanding) {
             return "waiting " + counts.waiting() + ", not returned " + outstanding;
+        }
+        for (PoolModel.Req req : model.requests) {
+            if (req.decision != null && !decisions.containsKey(req.id)) {
+                // Traced outside the pool's lock, after the waiter was queued.
+                return "r" + req.id + "'s hand-off decision not traced yet";
+            }
         }
         return null;
     }
@@ -381,9 +465,27 @@ final class PoolHarness {
         assertThat(counts).as("counts; %s", context).isEqualTo(new ConnectionPool.Counts(model.total,
                 model.idle.size(), model.leased, model.draining.size(), model.dialing(), model.waiters.size()));
         assertThat(pool.idleCount()).as("idle across origins; %s", context).isEqualTo(model.idle.size());
-        assertThat(List.of(pool.checkouts(), pool.releases(), pool.handOffWaits(), pool.handOffDials()))
-                .as("checkouts, releases, hand-off waits, hand-off dials; %s", context)
-                .isEqualTo(List.of(model.checkouts, model.releases, model.handOffWaits, model.handOffDials));
+        assertThat(List.of(pool.checkouts(), pool.releases(), pool.handOffWaits(), pool.handOffDials(),
+                pool.spareDials(), pool.spareWaits()))
+                .as("checkouts, releases, hand-off waits, hand-off dials, spare dials, spare waits; %s", context)
+                .isEqualTo(List.of(model.checkouts, model.releases, model.handOffWaits, model.handOffDials,
+                        model.spareDials, model.spareWaits));
+        // Hand-off decisions, one per request that found nothing idle under a policy with hand-off (retries excepted).
+        for (PoolModel.Req req : model.requests) {
+            List<HandOffDecision> traced = decisions.getOrDefault(req.id, List.of());
+            if (req.decision == null) {
+                assertThat(traced).as("r%d decided nothing; %s", req.id, context).isEmpty();
+            } else {
+                PoolModel.Decision expected = req.decision;
+                assertThat(traced).as("r%d's hand-off decision; %s", req.id, context).singleElement()
+                        .satisfies(d -> assertThat(new PoolModel.Decision(d.kind(), d.expectedDrain(), d.dialCost(),
+                                d.spareWait())).as("r%d's hand-off decision (%s); %s", req.id, d, context)
+                                .isEqualTo(expected));
+            }
+            assertThat(dialsByRequest.getOrDefault(req.id, 0)).as("dials for r%d; %s", req.id, context)
+                    .isEqualTo(req.dialsStarted).isLessThanOrEqualTo(1);
+        }
+        assertThat(model.violations()).as("the pool's rules broken; %s", context).isEmpty();
         long outstandingLeases = model.leases(PoolModel.LState.HELD, PoolModel.LState.ABORTED).size();
         assertThat(pool.checkouts() - pool.releases()).as("checkouts - releases = leases out; %s", context)
                 .isEqualTo(outstandingLeases);
@@ -407,12 +509,13 @@ final class PoolHarness {
             assertThat(leased).as("an idle connection is not leased; %s", context).doesNotContain(conn.id);
             assertThat(conn.fakeClosed).as("an idle connection is open; %s", context).isFalse();
         }
-        // Maintenance is scheduled exactly while connections are idle (issue 13, items 1 and 4).
+        // Maintenance is scheduled exactly while connections are idle (issue 13, items 1 and 4); grace and overrun
+        // timers as the hand-off rule says, in the same order.
         List<ManualScheduler.Task> tasks = scheduler.pending();
-        assertThat(tasks.stream().map(t -> t.delayNanos).toList()).as("maintenance scheduled; %s", context)
-                .isEqualTo(model.maintenanceDelay < 0 ? List.of() : List.of(model.maintenanceDelay));
+        assertThat(tasks.stream().map(t -> t.delayNanos).toList()).as("tasks scheduled (%s); %s", model.timers,
+                context).isEqualTo(model.timers.stream().map(t -> t.delay).toList());
         if (!model.idle.isEmpty()) {
-            assertThat(tasks).as("maintenance pending while connections idle; %s", context).hasSize(1);
+            assertThat(model.maintenance()).as("maintenance pending while connections idle; %s", context).isNotNull();
         }
     }
 
@@ -437,9 +540,10 @@ final class PoolHarness {
             }
         }
         if (due != Long.MAX_VALUE) {
-            long nextDue = due;
-            assertThat(scheduler.pending()).as("next maintenance; %s", context).singleElement()
-                    .satisfies(task -> assertThat(task.delayNanos).isLessThanOrEqualTo(nextDue));
+            PoolModel.Timer next = model.maintenance();
+            assertThat(next).as("next maintenance; %s", context).isNotNull();
+            assertThat(scheduler.pending().get(model.timers.indexOf(next)).delayNanos).as("next maintenance; %s",
+                    context).isLessThanOrEqualTo(due);
         }
     }
 
@@ -456,6 +560,14 @@ final class PoolHarness {
         }
         while (!model.dials.isEmpty()) {
             completeDial(model.dials.getFirst().id, model.dials.size() % 2 == 0);
+        }
+        // Grace timers are not cancelled by close: they run and find it closed.
+        while (!model.timers.isEmpty()) {
+            PoolModel.Timer timer = model.timers.getFirst();
+            log.add("timer of r" + timer.req.id + " fires");
+            runTask(timer);
+            model.fireGrace(timer);
+            settleAndCompare();
         }
         String context = "after " + log + "\npool: " + pool;
         assertThat(pool.releases()).as("releases = checkouts; %s", context).isEqualTo(pool.checkouts());

@@ -40,6 +40,17 @@ public final class ManualScheduler implements TaskScheduler {
         return List.copyOf(tasks);
     }
 
+    /** Runs {@code task} if it is still pending (neither run nor cancelled); returns whether it ran. */
+    public boolean run(Task task) {
+        synchronized (this) {
+            if (!tasks.remove(task)) {
+                return false;
+            }
+        }
+        task.action.run();
+        return true;
+    }
+
     /** Runs every pending task once (tasks they schedule wait for the next call); returns how many ran. */
     public int runPending() {
         List<Task> due;
