@@ -3,6 +3,8 @@ package dev.shuttle.transport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SelectionKey;
@@ -102,9 +104,23 @@ public final class ReadinessWatcher implements AutoCloseable {
         static final int UNPARKING = 4;
         static final int RETURNED = 5;
 
+        /**
+         * Compare-and-set on {@link #state} without an {@code AtomicInteger}: every parked connection has a ticket, and
+         * the atomic's own object cost 16 bytes of it.
+         */
+        private static final VarHandle STATE;
+
+        static {
+            try {
+                STATE = MethodHandles.lookup().findVarHandle(Ticket.class, "state", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         final Parkable parkable;
-        final long requestedDeadline;
-        final AtomicInteger state = new AtomicInteger(QUEUED);
+        /** Forward only, by {@link #compareAndSetState}; see the class comment. */
+        private volatile int state = QUEUED;
         /** Watcher thread only. */
         SelectionKey key;
         /** Watcher thread only: why it is in the ready list. */
@@ -112,12 +128,27 @@ public final class ReadinessWatcher implements AutoCloseable {
 
         Ticket(Parkable parkable, long requestedDeadline) {
             this.parkable = parkable;
-            this.requestedDeadline = requestedDeadline;
+            // The requested deadline waits in the queue entry's own field until register() queues it with that value:
+            // a second field for it cost 8 bytes per park. Published to the watcher thread through the pending queue's
+            // lock.
+            this.deadline = requestedDeadline;
+        }
+
+        int state() {
+            return state;
+        }
+
+        boolean compareAndSetState(int expected, int next) {
+            return STATE.compareAndSet(this, expected, next);
+        }
+
+        void setState(int next) {
+            state = next;
         }
 
         /** Whether this park has ended (woken or taken back). */
         public boolean isDone() {
-            int s = state.get();
+            int s = state;
             return s == WOKEN || s == RETURNED;
         }
     }
@@ -215,9 +246,9 @@ public final class ReadinessWatcher implements AutoCloseable {
      */
     public boolean unpark(Ticket ticket) {
         while (true) {
-            int s = ticket.state.get();
+            int s = ticket.state();
             if (s == Ticket.QUEUED || s == Ticket.WATCHED) {
-                if (ticket.state.compareAndSet(s, Ticket.UNPARKING)) {
+                if (ticket.compareAndSetState(s, Ticket.UNPARKING)) {
                     break;
                 }
             } else if (s == Ticket.WAKING || s == Ticket.WOKEN) {
@@ -253,7 +284,7 @@ public final class ReadinessWatcher implements AutoCloseable {
         waiters.incrementAndGet();
         lock.lock();
         try {
-            while (ticket.state.get() != wanted) {
+            while (ticket.state() != wanted) {
                 try {
                     handedBack.await();
                 } catch (InterruptedException e) {
@@ -403,12 +434,12 @@ public final class ReadinessWatcher implements AutoCloseable {
     }
 
     private void register(Ticket ticket) {
-        if (!ticket.state.compareAndSet(Ticket.QUEUED, Ticket.WATCHED)) {
+        if (!ticket.compareAndSetState(Ticket.QUEUED, Ticket.WATCHED)) {
             return; // its owner took it back before it was registered: the unpark request serves it
         }
         try {
             ticket.key = ticket.parkable.channel().register(selector, SelectionKey.OP_READ, ticket);
-            deadlines.add(ticket, ticket.requestedDeadline);
+            deadlines.add(ticket, ticket.deadline());
         } catch (ClosedChannelException e) {
             toReady(ticket, Wake.FAILED);
         } catch (RuntimeException e) {
@@ -426,8 +457,8 @@ public final class ReadinessWatcher implements AutoCloseable {
 
     /** The watcher decides to hand {@code ticket} to its parkable, unless its owner is taking it back. */
     private void toReady(Ticket ticket, Wake reason) {
-        int s = ticket.state.get();
-        if ((s == Ticket.WATCHED || s == Ticket.QUEUED) && ticket.state.compareAndSet(s, Ticket.WAKING)) {
+        int s = ticket.state();
+        if ((s == Ticket.WATCHED || s == Ticket.QUEUED) && ticket.compareAndSetState(s, Ticket.WAKING)) {
             forget(ticket);
             ticket.reason = reason;
             ready.add(ticket);
@@ -486,7 +517,7 @@ public final class ReadinessWatcher implements AutoCloseable {
     }
 
     private void publish(Ticket ticket, int state) {
-        ticket.state.set(state);
+        ticket.setState(state);
         if (waiters.get() > 0) {
             lock.lock();
             try {
@@ -531,8 +562,8 @@ public final class ReadinessWatcher implements AutoCloseable {
             wake(ticket, Wake.FAILED);
         }
         for (Ticket ticket : leftover) {
-            int s = ticket.state.get();
-            if ((s == Ticket.WATCHED || s == Ticket.QUEUED) && ticket.state.compareAndSet(s, Ticket.WAKING)) {
+            int s = ticket.state();
+            if ((s == Ticket.WATCHED || s == Ticket.QUEUED) && ticket.compareAndSetState(s, Ticket.WAKING)) {
                 publish(ticket, Ticket.WOKEN);
                 wake(ticket, Wake.FAILED);
             }

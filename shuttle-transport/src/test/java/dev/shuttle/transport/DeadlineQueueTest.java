@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class DeadlineQueueTest {
@@ -75,6 +77,38 @@ class DeadlineQueueTest {
         queue.add(new Item("a"), 1);
         queue.drain(item -> expired.add(item.name));
         assertThat(expired).containsExactly("a", "b");
+        assertThat(queue.size()).isZero();
+    }
+
+    @Test
+    void randomAddsAndRemovesExpireInDeadlineOrder() {
+        Random random = new Random(7);
+        List<Item> queued = new ArrayList<>();
+        for (int round = 0; round < 200; round++) {
+            for (int i = 0; i < 50; i++) {
+                Item item = new Item("i" + round + "-" + i);
+                queue.add(item, random.nextInt(1_000));
+                queued.add(item);
+            }
+            for (int i = 0; i < 20; i++) {
+                Item item = queued.remove(random.nextInt(queued.size()));
+                assertThat(queue.remove(item)).isTrue();
+            }
+            assertThat(queue.size()).isEqualTo(queued.size());
+        }
+        long now = 500;
+        List<Item> due = queued.stream().filter(item -> item.deadline() <= now)
+                .sorted(Comparator.comparingLong(Item::deadline)).toList();
+        List<Item> handed = new ArrayList<>();
+        long next = queue.expire(now, handed::add);
+        assertThat(handed).extracting(Item::deadline).isSorted()
+                .containsExactlyElementsOf(due.stream().map(Item::deadline).toList());
+        assertThat(handed).containsExactlyInAnyOrderElementsOf(due);
+        assertThat(next).isEqualTo(queued.stream().mapToLong(Item::deadline).filter(d -> d > now).min().orElseThrow());
+        List<Item> rest = new ArrayList<>();
+        queue.drain(rest::add);
+        assertThat(rest).extracting(Item::deadline).isSorted();
+        assertThat(rest.size() + handed.size()).isEqualTo(queued.size());
         assertThat(queue.size()).isZero();
     }
 }

@@ -229,7 +229,7 @@ class ReadinessWatcherTest {
                     return;
                 }
                 Thread.ofVirtual().start(() -> unparked.complete(watcher.unpark(ticketA[0])));
-                while (ticketA[0].state.get() != ReadinessWatcher.Ticket.UNPARKING) {
+                while (ticketA[0].state() != ReadinessWatcher.Ticket.UNPARKING) {
                     Thread.onSpinWait();
                 }
                 try {
