@@ -7,8 +7,12 @@ import java.util.function.LongSupplier;
 
 /** Plaintext TCP: application bytes are socket bytes, and nothing is buffered here. */
 public final class PlainTransport extends Transport {
+    /**
+     * {@code buffers} is not kept (plaintext borrows none): the parameter keeps both transports made alike by their
+     * callers.
+     */
     public PlainTransport(SocketChannel channel, BufferPool buffers, LongSupplier nanoClock) throws IOException {
-        super(channel, buffers, nanoClock);
+        super(channel, nanoClock);
     }
 
     @Override
@@ -48,7 +52,7 @@ public final class PlainTransport extends Transport {
 
     @Override
     public void releaseBuffers() {
-        // nothing held
+        dropSocketInput(); // no pooled buffer held
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class TlsTransport extends Transport {
     private static final int RECORD_WITHOUT_DATA = -2;
 
     private final SSLEngine engine;
+    private final BufferPool buffers;
     /** Serialises wraps: application writes, handshake messages, key updates, close_notify. */
     private final ReentrantLock wrapLock = new ReentrantLock();
     /**
@@ -73,8 +74,9 @@ public final class TlsTransport extends Transport {
 
     private TlsTransport(SocketChannel channel, BufferPool buffers, LongSupplier nanoClock, SSLEngine engine)
             throws IOException {
-        super(channel, buffers, nanoClock);
+        super(channel, nanoClock);
         this.engine = engine;
+        this.buffers = buffers;
     }
 
     /**
@@ -522,6 +524,7 @@ public final class TlsTransport extends Transport {
             buffers.release(appPending);
             appPending = null;
         }
+        dropSocketInput();
     }
 
     /** The engine (for tests and diagnostics). */

@@ -3,11 +3,13 @@ package dev.shuttle.transport;
 import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SocketChannel;
 import java.util.function.LongSupplier;
 
@@ -19,7 +21,13 @@ import java.util.function.LongSupplier;
  * <p>I/O model: the channel is in blocking mode while a thread works on the connection, and blocking reads go through
  * the channel's socket adaptor, whose {@code SO_TIMEOUT} gives them the timeout that {@link SocketChannel#read} lacks
  * (on a virtual thread such a read parks the thread, not its carrier). {@link #readNow} reads without blocking.
- * Parking (no thread at all) is the {@link ReadinessWatcher}'s job, after {@link #releaseBuffers()}.
+ * Writes go through the channel itself, blocking. Parking (no thread at all) is the {@link ReadinessWatcher}'s job,
+ * after {@link #releaseBuffers()}.
+ *
+ * <p>Memory: a parked connection keeps its transport, so it holds nothing it can make again. The socket adaptor is
+ * made by the first blocking read (the JDK then keeps it with the channel: 80 bytes), and its input stream (40 bytes)
+ * by the first blocking read after each park; a connection whose reads never had to wait (the whole request there
+ * when it looked, as for most small requests) never makes either.
  *
  * <p>Threads: one thread reads at a time, one thread writes at a time (HTTP/2 serialises its writers itself); a read
  * and a write may run concurrently. {@link #close()}, the counters and {@link #writeStartedNanos()} are safe from any
@@ -32,11 +40,11 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     private static final int MAX_SOCKET_WRITE = 64 * 1024;
 
     protected final SocketChannel channel;
-    protected final BufferPool buffers;
     protected final LongSupplier nanoClock;
-    private final Socket socket;
-    private final InputStream in;
-    private final OutputStream out;
+    /** The channel's socket adaptor, for timed reads; null until the first. Reading thread only. */
+    private Socket socket;
+    /** The adaptor's input stream; null until a blocking read needs it, again after {@link #releaseBuffers()}. Reading thread only. */
+    private InputStream in;
     private final InetSocketAddress localAddress;
     private final InetSocketAddress remoteAddress;
 
@@ -49,13 +57,9 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     /** Set once: other threads write while the reader reads (HTTP/2); see {@link #shareWithWriters()}. */
     private volatile boolean sharedWithWriters;
 
-    Transport(SocketChannel channel, BufferPool buffers, LongSupplier nanoClock) throws IOException {
+    Transport(SocketChannel channel, LongSupplier nanoClock) throws IOException {
         this.channel = channel;
-        this.buffers = buffers;
         this.nanoClock = nanoClock;
-        this.socket = channel.socket();
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
         this.localAddress = (InetSocketAddress) channel.getLocalAddress();
         this.remoteAddress = (InetSocketAddress) channel.getRemoteAddress();
     }
@@ -90,8 +94,9 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     public abstract boolean hasBufferedInput();
 
     /**
-     * The connection goes idle: gives pooled buffers back. Call only from the thread that owns the connection, and
-     * only when {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its exact size.
+     * The connection goes idle: gives pooled buffers back, and drops the socket adaptor's input stream (made again by
+     * the next blocking read). Call only from the thread that owns the connection, and only when
+     * {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its exact size.
      */
     public abstract void releaseBuffers();
 
@@ -160,6 +165,7 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
 
     /** One blocking socket read into a heap buffer in write mode, bounded by {@code timeoutMillis} (0: none). */
     final int readSocket(ByteBuffer dst, int timeoutMillis) throws IOException {
+        InputStream in = socketInput();
         socket.setSoTimeout(timeoutMillis);
         int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
         if (n > 0) {
@@ -177,6 +183,7 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     final int readSocketNow(ByteBuffer dst) throws IOException {
         int n;
         if (sharedWithWriters) {
+            InputStream in = socketInput();
             int waiting = in.available();
             if (waiting <= 0) {
                 return 0;
@@ -201,7 +208,34 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
         return n;
     }
 
-    /** Writes every byte, stamping each slice for the write watchdog. */
+    /**
+     * The socket adaptor's input stream, made on first use after the transport was made or went idle. The adaptor
+     * refuses to make one for a closed socket: that is reported as a read of a closed channel is.
+     */
+    private InputStream socketInput() throws IOException {
+        InputStream stream = in;
+        if (stream == null) {
+            try {
+                if (socket == null) {
+                    socket = channel.socket();
+                }
+                stream = socket.getInputStream();
+            } catch (SocketException e) {
+                if (!channel.isOpen()) {
+                    throw new ClosedChannelException();
+                }
+                throw e;
+            }
+            in = stream;
+        }
+        return stream;
+    }
+
+    /** For {@link #releaseBuffers()}: the stream is made again by the next blocking read. Reading thread only. */
+    final void dropSocketInput() {
+        in = null;
+    }
+
     /**
      * Whether {@link #writeParked} can write while the channel is parked (non-blocking and registered with a
      * watcher): plaintext can, TLS cannot (a record cut short by a full socket would have to wait somewhere).
@@ -224,7 +258,7 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
 
     /** The channel write behind {@link #writeParked}, stamped for the write watchdog and counted. */
     final int writeChannel(byte[] bytes, int offset, int length) throws IOException {
-        java.nio.ByteBuffer source = java.nio.ByteBuffer.wrap(bytes, offset, length);
+        ByteBuffer source = ByteBuffer.wrap(bytes, offset, length);
         writeStartedNanos = nanoClock.getAsLong();
         try {
             while (source.hasRemaining()) {
@@ -240,18 +274,33 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
         return written;
     }
 
+    /**
+     * Writes every byte, blocking, stamping each slice for the write watchdog. Through the channel rather than the socket
+     * adaptor's output stream, which does the same (one blocking write after another until all is out) but would make
+     * the adaptor and a stream for every connection. The channel must be in blocking mode, as the adaptor's stream
+     * required: a non-blocking channel here would spin.
+     */
     final void writeSocket(byte[] bytes, int offset, int length) throws IOException {
+        if (!channel.isBlocking()) {
+            throw new IllegalBlockingModeException();
+        }
         int end = offset + length;
-        while (offset < end) {
-            int slice = Math.min(MAX_SOCKET_WRITE, end - offset);
+        ByteBuffer source = ByteBuffer.wrap(bytes, offset, length);
+        while (source.hasRemaining()) {
+            int slice = Math.min(MAX_SOCKET_WRITE, source.remaining());
+            source.limit(source.position() + slice);
             writeStartedNanos = nanoClock.getAsLong();
             try {
-                out.write(bytes, offset, slice);
+                while (source.hasRemaining()) {
+                    if (channel.write(source) == 0 && !channel.isBlocking()) {
+                        throw new IllegalBlockingModeException(); // switched under us: the contract was broken
+                    }
+                }
             } finally {
                 writeStartedNanos = NOT_WRITING;
             }
             bytesSent += slice;
-            offset += slice;
+            source.limit(end);
         }
     }
 
