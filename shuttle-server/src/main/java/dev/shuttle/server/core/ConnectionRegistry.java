@@ -7,6 +7,7 @@ import dev.shuttle.server.ServerStats;
 import dev.shuttle.transport.tls.TlsInfo;
 import java.lang.System.Logger.Level;
 import java.util.Collection;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,11 @@ final class ConnectionRegistry {
     /** Null when connections are unlimited; a permit per open connection otherwise. */
     private final Semaphore connectionPermits;
 
-    private final ConcurrentHashMap<Long, ServerConnection> open = new ConcurrentHashMap<>();
+    /**
+     * The open connections, by identity: a set rather than a map by id, whose boxed {@code Long} key cost 24 bytes per
+     * connection.
+     */
+    private final Set<ServerConnection> open = ConcurrentHashMap.newKeySet();
     private final LongAdder accepted = new LongAdder();
     private final LongAdder closed = new LongAdder();
     private final LongAdder requests = new LongAdder();
@@ -66,7 +71,7 @@ final class ConnectionRegistry {
     /** Called from the connection's transition to NEW (its state lock held). */
     void added(ServerConnection connection) {
         accepted.increment();
-        open.put(connection.id(), connection);
+        open.add(connection);
     }
 
     void requestStarted() {
@@ -86,7 +91,7 @@ final class ConnectionRegistry {
             inState[to.ordinal()].incrementAndGet();
         }
         if (to == ConnectionState.CLOSED) {
-            open.remove(connection.id());
+            open.remove(connection);
             closed.increment();
             releaseConnectionPermit();
         }
@@ -122,7 +127,7 @@ final class ConnectionRegistry {
     }
 
     Collection<ServerConnection> openConnections() {
-        return open.values();
+        return open;
     }
 
     int openCount() {
