@@ -2,6 +2,7 @@ package dev.shuttle.server.core;
 
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.io.ByteCounts;
 import dev.shuttle.server.io.ConnectionInput;
 import dev.shuttle.server.io.ConnectionOutput;
 import dev.shuttle.transport.PlainTransport;
@@ -45,7 +46,8 @@ import javax.net.ssl.SSLException;
  * parking; a TLS transport returns its record buffers too. A parked connection holds this object, its channel, its
  * session's small state and, for TLS, the {@code SSLEngine}.
  */
-public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.Parkable, WriteWatchdog.Watched {
+public final class ServerConnection
+        implements ConnectionInfo, ReadinessWatcher.Parkable, WriteWatchdog.Watched, ByteCounts {
     private static final System.Logger LOG = System.getLogger(ServerConnection.class.getName());
     /** TLS record type of a handshake message: the first byte a TLS client sends. */
     private static final int TLS_HANDSHAKE_RECORD = 0x16;
@@ -58,20 +60,31 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     /** Why the watcher handed a parked connection back, when it was not bytes arriving. */
     public enum End { DEADLINE, SHUTDOWN, FAILED }
 
+    // Memory: a parked connection keeps this object, so it keeps no field it can recompute. The channel, both
+    // addresses and the TLS details are the transport's; the protocol is the session's.
     private final ServerContext context;
     private final long id;
-    private final SocketChannel channel;
-    private final InetSocketAddress remoteAddress;
-    private final InetSocketAddress localAddress;
-    private final ConnectionInput input;
-    private final ConnectionOutput output;
     private final long acceptedNanos;
 
     /** Plaintext until a TLS handshake replaced it; written by the connection thread, read by any (close, stats). */
     private volatile Transport transport;
     /** Written by the connection's current thread, read by the shutting-down one; null until the protocol is known. */
     private volatile ProtocolSession session;
-    /** Guarded by stateLock: when the current or last park ends (watcher clock). */
+    /**
+     * The reading and writing side with their pooled buffers, while a thread works on the connection: made when it
+     * starts ({@link #attachBuffers}), dropped when it parks or closes ({@link #releaseBuffers}), null meanwhile.
+     * Owned by the connection's current thread.
+     */
+    private ConnectionInput input;
+    private ConnectionOutput output;
+    /** Application bytes received: written by the connection's current thread (through its input), read by any. */
+    private volatile long bytesRead;
+    /** Application bytes sent: written by one writer at a time (its output, HTTP/2's frame writer), read by any. */
+    private volatile long bytesWritten;
+    /**
+     * Guarded by stateLock: when the current or last park ends (watcher clock); with {@link #parkWhenQuiet}, when the
+     * park the last writer will make ends.
+     */
     private long parkDeadline;
     /** Guarded by stateLock: the current stay in the watcher, null while the connection is not parked. */
     private ReadinessWatcher.Ticket ticket;
@@ -79,11 +92,8 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     private int writers;
     /** Guarded by stateLock: a connection thread is reading (or about to: the watcher handed it back). */
     private boolean readerRunning = true;
-    /** Guarded by stateLock: the reader left while writers wrote; the last of them parks, until this deadline. */
+    /** Guarded by stateLock: the reader left while writers wrote; the last of them parks, until parkDeadline. */
     private boolean parkWhenQuiet;
-    private long pendingParkDeadline;
-    private volatile TlsInfo tls;
-    private volatile HttpVersion protocol = HttpVersion.HTTP_1_1;
 
     private final ReentrantLock stateLock = new ReentrantLock();
     /** Guarded by stateLock for writes; volatile so {@link #state()} can read it without the lock. */
@@ -97,12 +107,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     ServerConnection(ServerContext context, long id, SocketChannel channel) throws IOException {
         this.context = context;
         this.id = id;
-        this.channel = channel;
-        this.remoteAddress = (InetSocketAddress) channel.getRemoteAddress();
-        this.localAddress = (InetSocketAddress) channel.getLocalAddress();
         this.transport = new PlainTransport(channel, context.buffers, context.nanoClock);
-        this.input = new ConnectionInput(transport, context.nanoClock);
-        this.output = new ConnectionOutput(transport);
         this.acceptedNanos = context.now();
     }
 
@@ -110,7 +115,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     void open() {
         transition(null, ConnectionState.NEW);
         try {
-            channel.configureBlocking(false);
+            channel().configureBlocking(false);
         } catch (IOException e) {
             closeNow();
             return;
@@ -134,7 +139,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     @Override
     public SocketChannel channel() {
-        return channel;
+        return transport.channel();
     }
 
     @Override
@@ -244,7 +249,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     private void serve(long headDeadline, ConnectionState from) {
         boolean parked = false;
         try {
-            if (!input.isAttached()) {
+            if (input == null) {
                 attachBuffers();
             }
             if (from != ConnectionState.ACTIVE && !transition(from, ConnectionState.ACTIVE)) {
@@ -293,7 +298,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
             if (!handshake()) {
                 return Established.CLOSE;
             }
-            applicationProtocol = tls.applicationProtocol();
+            applicationProtocol = transport.tls().applicationProtocol();
             if (!input.buffer().hasRemaining()) {
                 int more = input.fillNow();
                 if (more < 0) {
@@ -317,7 +322,6 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
     /** Creates the protocol session for what ALPN or the preface chose, and says which protocol it speaks. */
     private void useSession(String applicationProtocol) {
         session = context.sessions.create(this, applicationProtocol);
-        protocol = session.version();
     }
 
     /**
@@ -353,27 +357,27 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
             }
             return false;
         }
-        TlsTransport secure = TlsTransport.server(channel, context.buffers, context.nanoClock, context.tls,
+        TlsTransport secure = TlsTransport.server(channel(), context.buffers, context.nanoClock, context.tls,
                 context.sessions::selectApplicationProtocol);
         secure.prepend(received); // the ClientHello's first bytes, read while detecting
         received.position(received.limit());
         int timeoutMillis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(
                 acceptedNanos + context.tlsHandshakeNanos - context.now()));
+        TlsInfo info;
         try {
-            tls = secure.handshake(timeoutMillis);
+            info = secure.handshake(timeoutMillis);
         } catch (SocketTimeoutException e) {
             LOG.log(Level.DEBUG, "connection {0}: TLS handshake timed out", id);
             return false;
         } catch (SSLException e) {
             // One short line: scanners and misconfigured clients fail handshakes all day; a stack trace per
             // failure would drown the log, and nothing else is affected.
-            LOG.log(Level.INFO, "TLS handshake from {0} failed: {1}", remoteAddress, e.getMessage());
+            LOG.log(Level.INFO, "TLS handshake from {0} failed: {1}", remoteAddress(), e.getMessage());
             return false;
         }
-        transport = secure;
+        transport = secure; // from now on tls() reports the handshake
         input.use(secure);
         output.use(secure);
-        TlsInfo info = tls;
         if (context.registry.hasListener()) {
             dispatch(() -> context.registry.notifyTlsHandshake(this, info));
         }
@@ -390,10 +394,12 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         return transition(ConnectionState.IDLE, ConnectionState.ACTIVE);
     }
 
-    /** The session replaces itself (HTTP/1.1 upgraded to h2c); it returns {@link ProtocolSession.Next#SWITCH} next. */
-    public void switchTo(ProtocolSession next, HttpVersion nextProtocol) {
+    /**
+     * The session replaces itself (HTTP/1.1 upgraded to h2c); it returns {@link ProtocolSession.Next#SWITCH} next. The
+     * connection's protocol is the new session's from now on.
+     */
+    public void switchTo(ProtocolSession next) {
         this.session = next;
-        this.protocol = nextProtocol;
     }
 
     // ---- parking: the gate between the connection's reader and other writers ----
@@ -419,7 +425,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
             readerRunning = false;
             if (writers > 0) {
                 parkWhenQuiet = true;
-                pendingParkDeadline = deadline;
+                parkDeadline = deadline;
                 parked = true;
             } else {
                 parked = parkLocked(deadline);
@@ -488,9 +494,9 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         ReadinessWatcher.Ticket parkedTicket = ticket;
         ticket = null;
         if (context.watcher.unpark(parkedTicket)) {
-            // No reader: the connection stays without one, IDLE while written to, parked again after.
+            // No reader: the connection stays without one, IDLE while written to, parked again after, until the
+            // same deadline (still in parkDeadline).
             parkWhenQuiet = true;
-            pendingParkDeadline = parkDeadline;
             transitionLocked(ConnectionState.PARKED, ConnectionState.IDLE);
         } else {
             // Readiness came first: a reader thread is starting (woken()); it decides about parking.
@@ -506,7 +512,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
             if (writers == 0 && parkWhenQuiet && !readerRunning && state != ConnectionState.CLOSED) {
                 // The session's idle timeout may be shorter now than when the reader parked (its streams ended).
                 long idleDeadline = context.now() + session.idleTimeoutNanos();
-                parkLocked(idleDeadline - pendingParkDeadline < 0 ? idleDeadline : pendingParkDeadline);
+                parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline);
             }
         } finally {
             stateLock.unlock();
@@ -523,6 +529,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         assert stateLock.isHeldByCurrentThread();
         parkWhenQuiet = false;
         parkDeadline = deadline;
+        SocketChannel channel = channel();
         try {
             channel.configureBlocking(false);
         } catch (IOException e) {
@@ -550,18 +557,27 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         return false;
     }
 
+    /** A thread starts working on the connection: its input and output, each with a pooled buffer. */
     private void attachBuffers() {
-        input.attach(context.buffers.acquire());
-        output.attach(context.buffers.acquire());
+        Transport current = transport;
+        input = new ConnectionInput(current, context.nanoClock, this, context.buffers.acquire());
+        output = new ConnectionOutput(current, this, context.buffers.acquire());
     }
 
-    /** Gives back the reader's buffers (no-op for those not held); the connection's reading thread only. */
+    /**
+     * Gives back the reader's buffers, and drops the input and output that held them (no-op for those not held); the
+     * connection's reading thread only.
+     */
     private void releaseBuffers() {
-        if (input.isAttached()) {
-            context.buffers.release(input.detach());
+        ConnectionInput in = input;
+        if (in != null) {
+            input = null;
+            context.buffers.release(in.detach());
         }
-        if (output.isAttached()) {
-            context.buffers.release(output.detach());
+        ConnectionOutput out = output;
+        if (out != null) {
+            output = null;
+            context.buffers.release(out.detach());
         }
         transport.releaseBuffers();
     }
@@ -572,12 +588,25 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
         return context;
     }
 
+    /** The reading side; only while this thread works on the connection (null once it parked or closed). */
     public ConnectionInput input() {
         return input;
     }
 
+    /** The writing side; only while this thread works on the connection (null once it parked or closed). */
     public ConnectionOutput output() {
         return output;
+    }
+
+    @Override
+    public void countRead(int n) {
+        bytesRead += n;
+    }
+
+    /** Also called by HTTP/2's frame writer, under its write lock, for the frames it writes to the transport. */
+    @Override
+    public void countWritten(int n) {
+        bytesWritten += n;
     }
 
     public Transport transport() {
@@ -759,7 +788,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     /** Bytes in the socket not read yet (for tests staging a request between two keep-alive turns). */
     public int bytesInSocket() throws IOException {
-        return channel.socket().getInputStream().available();
+        return channel().socket().getInputStream().available();
     }
 
     /**
@@ -767,7 +796,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
      * changing it.
      */
     public boolean holdsBuffers() {
-        return input.isAttached() || output.isAttached()
+        return input != null || output != null
                 || (transport instanceof TlsTransport secure && secure.holdsBuffers());
     }
 
@@ -795,22 +824,23 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     @Override
     public InetSocketAddress remoteAddress() {
-        return remoteAddress;
+        return transport.remoteAddress();
     }
 
     @Override
     public InetSocketAddress localAddress() {
-        return localAddress;
+        return transport.localAddress();
     }
 
     @Override
     public HttpVersion protocol() {
-        return protocol;
+        ProtocolSession current = session;
+        return current == null ? HttpVersion.HTTP_1_1 : current.version();
     }
 
     @Override
     public TlsInfo tls() {
-        return tls;
+        return transport.tls();
     }
 
     @Override
@@ -820,12 +850,12 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     @Override
     public long bytesRead() {
-        return input.bytesRead();
+        return bytesRead;
     }
 
     @Override
     public long bytesWritten() {
-        return output.bytesWritten();
+        return bytesWritten;
     }
 
     @Override
@@ -835,7 +865,7 @@ public final class ServerConnection implements ConnectionInfo, ReadinessWatcher.
 
     @Override
     public String toString() {
-        return "ServerConnection[" + id + " " + remoteAddress + " " + protocol + (tls == null ? "" : " TLS") + " "
+        return "ServerConnection[" + id + " " + remoteAddress() + " " + protocol() + (tls() == null ? "" : " TLS") + " "
                 + state + "]";
     }
 }

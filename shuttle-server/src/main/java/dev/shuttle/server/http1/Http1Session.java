@@ -11,7 +11,6 @@ import dev.shuttle.server.io.ConnectionInput;
 import dev.shuttle.server.http2.H2cUpgrade;
 import dev.shuttle.server.http2.Http2Session;
 import dev.shuttle.server.io.ConnectionOutput;
-import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.Http1Exception;
 import dev.shuttle.wire.http1.Http1HeadParser;
 import dev.shuttle.wire.http1.RequestHead;
@@ -71,7 +70,7 @@ public final class Http1Session implements ProtocolSession {
             if (h2c != null && H2cUpgrade.requested(head)) {
                 Http2Session upgraded = H2cUpgrade.accept(connection, h2c, head);
                 if (upgraded != null) {
-                    connection.switchTo(upgraded, HttpVersion.HTTP_2);
+                    connection.switchTo(upgraded);
                     return ProtocolSession.Next.SWITCH;
                 }
             }

@@ -192,7 +192,7 @@ final class Http2Writer {
         try {
             int length = out.remaining();
             connection.writeShared(out.array(), out.arrayOffset() + out.position(), length);
-            connection.output().countWritten(length);
+            connection.countWritten(length);
         } catch (IOException e) {
             connection.closeNow();
             throw e;

@@ -14,27 +14,31 @@ import java.util.function.LongSupplier;
  * phase (a request head: the slowloris defence), or an inactivity bound per read (bodies). {@link #fillNow()} never
  * blocks.
  *
- * <p>Ownership: the buffer is attached when a connection becomes active and detached when it parks; between the two,
- * everything here is owned by the connection's virtual thread. {@link #bytesRead()} may be read from any thread.
+ * <p>Ownership: made with a pooled buffer when a thread starts working on the connection, and dropped, the buffer
+ * detached, when it parks or closes (a parked connection keeps no input); everything here is owned by the connection's
+ * virtual thread. The bytes read are counted in the connection's {@link ByteCounts}, which outlive this.
  */
 public final class ConnectionInput implements Http1Source {
     private static final long NO_DEADLINE = Long.MIN_VALUE;
 
     private final LongSupplier nanoClock;
+    private final ByteCounts counts;
     /** Plaintext first; the TLS transport once a handshake has run. Owned by the connection thread. */
     private Transport transport;
-    /** Owned by the connection thread; null while parked. Read mode. */
+    /** Owned by the connection thread; null once detached. Read mode. */
     private ByteBuffer buffer;
     /** Owned by the connection thread: absolute deadline in nanoTime, or {@link #NO_DEADLINE}. */
     private long deadlineNanos = NO_DEADLINE;
     /** Owned by the connection thread: per-read timeout, used when there is no deadline. */
     private int perReadTimeoutMillis;
-    /** Application bytes received. Written only by the owning connection thread, read by any. */
-    private volatile long bytesRead;
 
-    public ConnectionInput(Transport transport, LongSupplier nanoClock) {
+    /** An input reading through {@code transport} into {@code readBuffer} (from the pool), starting empty. */
+    public ConnectionInput(Transport transport, LongSupplier nanoClock, ByteCounts counts, ByteBuffer readBuffer) {
         this.transport = transport;
         this.nanoClock = nanoClock;
+        this.counts = counts;
+        readBuffer.clear().flip(); // read mode, nothing to read
+        this.buffer = readBuffer;
     }
 
     /** Reads from now on go through {@code transport} (the TLS one after a handshake). */
@@ -42,24 +46,14 @@ public final class ConnectionInput implements Http1Source {
         this.transport = transport;
     }
 
-    /** Takes a buffer from the pool; the input starts empty. */
-    public void attach(ByteBuffer readBuffer) {
-        if (buffer != null) {
-            throw new IllegalStateException("a read buffer is already attached");
-        }
-        readBuffer.clear().flip(); // read mode, nothing to read
-        this.buffer = readBuffer;
-    }
-
-    /** Gives the buffer back; only when it holds no unconsumed bytes, or when the connection is closing. */
+    /**
+     * Gives the buffer back, for the pool; only when it holds no unconsumed bytes, or when the connection is closing.
+     * The input is of no use afterwards.
+     */
     public ByteBuffer detach() {
         ByteBuffer detached = buffer;
         buffer = null;
         return detached;
-    }
-
-    public boolean isAttached() {
-        return buffer != null;
     }
 
     /** Reads from now on must complete the current phase by {@code deadline} (nanoTime). */
@@ -76,10 +70,6 @@ public final class ConnectionInput implements Http1Source {
     @Override
     public ByteBuffer buffer() {
         return buffer;
-    }
-
-    public long bytesRead() {
-        return bytesRead;
     }
 
     /** Whether bytes wait here or in the transport (a TLS record already received): then the connection must not park. */
@@ -111,7 +101,7 @@ public final class ConnectionInput implements Http1Source {
             buffer.limit(buffer.position()).position(unread); // back to read mode, with what was read appended
         }
         if (n > 0) {
-            bytesRead += n;
+            counts.countRead(n);
         }
         return n;
     }

@@ -11,48 +11,39 @@ import java.util.Objects;
  * heads and small bodies leave in one write (one TLS record). The transport stamps each socket write for the write
  * watchdog, which closes a connection whose peer stopped reading.
  *
- * <p>Ownership: the buffer is attached while the connection is active; writes and flushes happen on the connection's
- * virtual thread. {@link #bytesWritten()} may be read from any thread. {@code close()} only flushes: closing the
- * socket is the connection's job.
+ * <p>Ownership: made with a pooled buffer when a thread starts working on the connection, and dropped, the buffer
+ * detached, when it parks or closes (a parked connection keeps no output); writes and flushes happen on the
+ * connection's virtual thread. The bytes written are counted in the connection's {@link ByteCounts}, which outlive
+ * this. {@code close()} only flushes: closing the socket is the connection's job.
  */
 public final class ConnectionOutput extends OutputStream {
+    private final ByteCounts counts;
     /** Plaintext first; the TLS transport once a handshake has run. Owned by the connection thread. */
     private Transport transport;
-    /** Owned by the connection thread; null while parked. Write mode: position = bytes buffered. */
+    /** Owned by the connection thread; null once detached. Write mode: position = bytes buffered. */
     private ByteBuffer buffer;
-    /** Application bytes handed to the transport. Written only by the connection thread, read by any. */
-    private volatile long bytesWritten;
     /** The first failed write (the client went away, or stopped reading); owned by the connection thread. */
     private IOException failure;
 
-    public ConnectionOutput(Transport transport) {
+    /** An output writing through {@code transport}, buffered in {@code writeBuffer} (from the pool). */
+    public ConnectionOutput(Transport transport, ByteCounts counts, ByteBuffer writeBuffer) {
         this.transport = transport;
+        this.counts = counts;
+        this.buffer = writeBuffer.clear();
     }
 
     public void use(Transport transport) {
         this.transport = transport;
     }
 
-    public void attach(ByteBuffer writeBuffer) {
-        if (buffer != null) {
-            throw new IllegalStateException("a write buffer is already attached");
-        }
-        this.buffer = writeBuffer.clear();
-    }
-
-    /** Gives the buffer back, dropping any unflushed bytes (call {@link #flush()} first to keep them). */
+    /**
+     * Gives the buffer back, for the pool, dropping any unflushed bytes (call {@link #flush()} first to keep them). The
+     * output is of no use afterwards.
+     */
     public ByteBuffer detach() {
         ByteBuffer detached = buffer;
         buffer = null;
         return detached;
-    }
-
-    public boolean isAttached() {
-        return buffer != null;
-    }
-
-    public long bytesWritten() {
-        return bytesWritten;
     }
 
     /**
@@ -105,14 +96,6 @@ public final class ConnectionOutput extends OutputStream {
         }
     }
 
-    /**
-     * Counts bytes another writer sent on the transport directly (HTTP/2's frame writer, under its write lock), so
-     * {@link #bytesWritten()} covers every protocol.
-     */
-    public void countWritten(int len) {
-        bytesWritten += len;
-    }
-
     private void send(byte[] b, int off, int len) throws IOException {
         try {
             transport.write(b, off, len);
@@ -122,6 +105,6 @@ public final class ConnectionOutput extends OutputStream {
             }
             throw e;
         }
-        bytesWritten += len;
+        counts.countWritten(len);
     }
 }
