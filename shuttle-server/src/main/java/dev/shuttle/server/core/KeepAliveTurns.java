@@ -8,6 +8,11 @@ import java.io.IOException;
  * HTTP/2 between frames. One per connection, owned by its current thread (a new thread sees the last one's state
  * through the watcher's hand-off).
  *
+ * <p>A base class of the protocol sessions rather than an object of their own: a parked connection keeps its session,
+ * and a separate object for a reference and two small counters cost 32 bytes and a field per connection. The counters
+ * are bytes for the same reason (credit is at most {@link #CREDIT}, and only the looks modulo {@link #PROBE_EVERY}
+ * matter).
+ *
  * <p>Why: parking costs a trip through the watcher for every request of a busy client (a request/response client such
  * as wrk sends the next request only after reading the response, so the socket is empty when the response leaves):
  * two epoll_ctl calls, a selector wakeup and two thread hand-offs, about a third of the server's CPU per request in the
@@ -24,16 +29,18 @@ import java.io.IOException;
  * nothing, so a client that pauses between requests (a browser, a batch job) would otherwise pay three wasted turns,
  * and up to three context switches, per request.
  */
-public final class KeepAliveTurns {
+public abstract class KeepAliveTurns {
     public static final int TURNS = 3;
     public static final int CREDIT = 8;
     public static final int PROBE_EVERY = 16;
 
     private final KeepAliveTurn turn;
-    private int credit = 1;
-    private long looks;
+    /** 0 to {@link #CREDIT}. Owned by the connection's current thread. */
+    private byte credit = 1;
+    /** Looks since the last one that came round to a probe: 0 to {@link #PROBE_EVERY} - 1. Same owner. */
+    private byte looks;
 
-    public KeepAliveTurns(KeepAliveTurn turn) {
+    protected KeepAliveTurns(KeepAliveTurn turn) {
         this.turn = turn;
     }
 
@@ -43,9 +50,9 @@ public final class KeepAliveTurns {
      *
      * @return the bytes that arrived, 0 when none did (or no turn was taken), -1 when the client closed
      */
-    public int look(ServerConnection connection) throws IOException {
-        looks++;
-        if (credit == 0 && looks % PROBE_EVERY != 0) {
+    protected final int lookForNextBytes(ServerConnection connection) throws IOException {
+        looks = (byte) ((looks + 1) % PROBE_EVERY);
+        if (credit == 0 && looks != 0) {
             return 0;
         }
         for (int i = 0; i < TURNS; i++) {
@@ -56,7 +63,7 @@ public final class KeepAliveTurns {
                 return n;
             }
         }
-        credit = Math.max(0, credit - 1);
+        credit = (byte) Math.max(0, credit - 1);
         return 0;
     }
 }

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * finds the next one (pipelined, or arriving within a few scheduler turns) or tells the connection to park. Runs on
  * the connection's virtual thread; the keep-alive credit survives parking, the head parser does not.
  */
-public final class Http1Session implements ProtocolSession {
+public final class Http1Session extends KeepAliveTurns implements ProtocolSession {
     private static final System.Logger LOG = System.getLogger(Http1Session.class.getName());
 
     /** After an error response, how long to keep reading (and discarding) so our close does not reset the response. */
@@ -33,9 +33,8 @@ public final class Http1Session implements ProtocolSession {
 
     private enum Next { SERVE, PARK, CLOSE }
 
+    // A parked connection keeps its session: fields only for what cannot be had from the connection.
     private final ServerConnection connection;
-    private final ServerContext context;
-    private final KeepAliveTurns keepAliveTurns;
     /**
      * The head parser of the current activation: made when the connection wakes, dropped when it parks (a parked
      * connection is between heads), so an idle connection does not keep it and its line buffer.
@@ -45,19 +44,19 @@ public final class Http1Session implements ProtocolSession {
     private final Http2Options h2c;
 
     public Http1Session(ServerConnection connection, KeepAliveTurn keepAliveTurn, Http2Options h2c) {
+        super(keepAliveTurn);
         this.connection = connection;
-        this.context = connection.context();
-        this.keepAliveTurns = new KeepAliveTurns(keepAliveTurn);
         this.h2c = h2c;
     }
 
     @Override
     public long idleTimeoutNanos() {
-        return context.idleNanos;
+        return connection.context().idleNanos;
     }
 
     @Override
     public ProtocolSession.Next serve(long headDeadline) throws IOException {
+        ServerContext context = connection.context();
         ConnectionInput input = connection.input();
         ConnectionOutput output = connection.output();
         while (true) {
@@ -96,6 +95,7 @@ public final class Http1Session implements ProtocolSession {
 
     /** Reads one request head; on bad input or timeout answers with the error status and returns null. */
     private RequestHead readHead() throws IOException {
+        ServerContext context = connection.context();
         ConnectionInput input = connection.input();
         if (parser == null) {
             parser = new Http1HeadParser(context.http1Limits);
@@ -135,6 +135,7 @@ public final class Http1Session implements ProtocolSession {
      * turn: right after a response the client has rarely had time to answer, and each look is a system call.
      */
     private Next awaitNextRequest() throws IOException {
+        ServerContext context = connection.context();
         if (context.draining()) {
             return Next.CLOSE;
         }
@@ -145,7 +146,7 @@ public final class Http1Session implements ProtocolSession {
         } else if (input.hasBufferedInput()) {
             arrived = input.fillNow(); // a TLS record already received: decrypt it rather than wait for readiness
         } else {
-            arrived = context.parking ? keepAliveTurns.look(connection) : 0;
+            arrived = context.parking ? lookForNextBytes(connection) : 0;
         }
         if (arrived < 0) {
             return Next.CLOSE; // the client closed its idle connection

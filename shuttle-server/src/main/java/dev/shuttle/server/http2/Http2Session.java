@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Threads: the fields marked "reader" belong to the connection's current reading thread; the streams, the writer
  * and the GOAWAY flags are shared and guard themselves.
  */
-public final class Http2Session implements ProtocolSession {
+public final class Http2Session extends KeepAliveTurns implements ProtocolSession {
     private static final System.Logger LOG = System.getLogger(Http2Session.class.getName());
     /** A WINDOW_UPDATE smaller than this buys the client nothing worth the frame: it counts as a control frame. */
     private static final int SMALL_WINDOW_UPDATE = 1024; // Tomcat's overheadWindowUpdateThreshold
@@ -74,7 +74,6 @@ public final class Http2Session implements ProtocolSession {
     private final Http2FrameReader reader;
     private final HeaderBlockAssembler blocks;
     private final HpackDecoder decoder;
-    private final KeepAliveTurns keepAliveTurns;
     private Http2Settings peerSettings = Http2Settings.DEFAULTS;
     private boolean prefaceRead;
     private boolean settingsSent;
@@ -102,6 +101,7 @@ public final class Http2Session implements ProtocolSession {
     }
 
     public Http2Session(ServerConnection connection, Http2Options options, KeepAliveTurn turn) {
+        super(turn);
         this.connection = connection;
         this.context = connection.context();
         this.options = options;
@@ -113,7 +113,6 @@ public final class Http2Session implements ProtocolSession {
         this.reader = new Http2FrameReader(limits.maxFrameSize());
         this.blocks = new HeaderBlockAssembler(limits);
         this.decoder = new HpackDecoder(limits);
-        this.keepAliveTurns = new KeepAliveTurns(turn);
         this.lastStreamActivityNanos = context.now();
         this.resets = new RateBudget(options.maxStreamResets(), options.resetWindow().toNanos());
         this.controlFrames = new RateBudget(options.maxControlFramesPerSecond(), TimeUnit.SECONDS.toNanos(1));
@@ -232,7 +231,7 @@ public final class Http2Session implements ProtocolSession {
             // servers do; the idle timeout applies only to a connection without open streams.
             return awaitInRead(input);
         }
-        n = keepAliveTurns.look(connection);
+        n = lookForNextBytes(connection);
         if (n != 0) {
             return n < 0 ? Next.CLOSE : null;
         }
