@@ -42,9 +42,10 @@ import javax.net.ssl.SSLException;
  * <p>Listener events are queued under the state lock, in transition order, and delivered outside it by whichever
  * thread finds the queue undelivered, one at a time: a slow listener delays only this connection's own thread.
  *
- * <p>Buffers: a read and a write buffer are borrowed from the server's pool when the thread starts and returned before
- * parking; a TLS transport returns its record buffers too. A parked connection holds this object, its channel, its
- * session's small state and, for TLS, the {@code SSLEngine}.
+ * <p>Buffers: a read buffer is borrowed from the server's pool when the thread starts, a write buffer when it first
+ * writes (given back when the connection goes idle between requests), and both are returned before parking; a TLS
+ * transport returns its record buffers too. A parked connection holds this object, its transport (with the channel;
+ * for TLS, the {@code SSLEngine}), its stay in the watcher, and its session's small state.
  */
 public final class ServerConnection
         implements ConnectionInfo, ReadinessWatcher.Parkable, WriteWatchdog.Watched, ByteCounts {
@@ -384,8 +385,12 @@ public final class ServerConnection
         return true;
     }
 
-    /** Called by the session between requests: the connection goes idle (IDLE) and must not park. */
+    /**
+     * Called by the session between requests: the connection goes idle (IDLE) and must not park. Its output gives its
+     * (flushed, so empty) buffer back: nothing is written until the next request.
+     */
     public boolean toIdle() {
+        output.releaseBuffer();
         return transition(ConnectionState.ACTIVE, ConnectionState.IDLE);
     }
 
@@ -557,11 +562,14 @@ public final class ServerConnection
         return false;
     }
 
-    /** A thread starts working on the connection: its input and output, each with a pooled buffer. */
+    /**
+     * A thread starts working on the connection: its input, with a pooled buffer, and its output, which borrows one
+     * when it first writes.
+     */
     private void attachBuffers() {
         Transport current = transport;
         input = new ConnectionInput(current, context.nanoClock, this, context.buffers.acquire());
-        output = new ConnectionOutput(current, this, context.buffers.acquire());
+        output = new ConnectionOutput(current, this, context.buffers); // borrows its buffer when it first writes
     }
 
     /**
@@ -796,7 +804,8 @@ public final class ServerConnection
      * changing it.
      */
     public boolean holdsBuffers() {
-        return input != null || output != null
+        ConnectionOutput out = output;
+        return input != null || (out != null && out.holdsBuffer())
                 || (transport instanceof TlsTransport secure && secure.holdsBuffers());
     }
 

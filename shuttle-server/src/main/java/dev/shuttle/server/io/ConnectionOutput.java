@@ -1,5 +1,6 @@
 package dev.shuttle.server.io;
 
+import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.Transport;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,25 +12,32 @@ import java.util.Objects;
  * heads and small bodies leave in one write (one TLS record). The transport stamps each socket write for the write
  * watchdog, which closes a connection whose peer stopped reading.
  *
- * <p>Ownership: made with a pooled buffer when a thread starts working on the connection, and dropped, the buffer
- * detached, when it parks or closes (a parked connection keeps no output); writes and flushes happen on the
- * connection's virtual thread. The bytes written are counted in the connection's {@link ByteCounts}, which outlive
- * this. {@code close()} only flushes: closing the socket is the connection's job.
+ * <p>The buffer is borrowed by the first write that needs it and given back, empty, when the connection goes idle
+ * ({@link #releaseBuffer()}): a connection waiting for its next request (keep-alive turns, or a blocking read with
+ * parking off) holds only its read buffer, and an HTTP/2 connection, whose frames leave through their own buffers,
+ * borrows none but for an h2c upgrade's {@code 101}. A burst of connections then borrows half as many buffers from the
+ * pool, which keeps what it lent for the next burst.
+ *
+ * <p>Ownership: made when a thread starts working on the connection, and dropped, its buffer back in the pool, when it
+ * parks or closes (a parked connection keeps no output); writes and flushes happen on the connection's virtual thread.
+ * The bytes written are counted in the connection's {@link ByteCounts}, which outlive this. {@code close()} only
+ * flushes: closing the socket is the connection's job.
  */
 public final class ConnectionOutput extends OutputStream {
     private final ByteCounts counts;
+    private final BufferPool pool;
     /** Plaintext first; the TLS transport once a handshake has run. Owned by the connection thread. */
     private Transport transport;
-    /** Owned by the connection thread; null once detached. Write mode: position = bytes buffered. */
+    /** Owned by the connection thread; null while none is borrowed. Write mode: position = bytes buffered. */
     private ByteBuffer buffer;
     /** The first failed write (the client went away, or stopped reading); owned by the connection thread. */
     private IOException failure;
 
-    /** An output writing through {@code transport}, buffered in {@code writeBuffer} (from the pool). */
-    public ConnectionOutput(Transport transport, ByteCounts counts, ByteBuffer writeBuffer) {
+    /** An output writing through {@code transport}, buffered in a buffer from {@code pool} once it writes. */
+    public ConnectionOutput(Transport transport, ByteCounts counts, BufferPool pool) {
         this.transport = transport;
         this.counts = counts;
-        this.buffer = writeBuffer.clear();
+        this.pool = pool;
     }
 
     public void use(Transport transport) {
@@ -37,13 +45,29 @@ public final class ConnectionOutput extends OutputStream {
     }
 
     /**
-     * Gives the buffer back, for the pool, dropping any unflushed bytes (call {@link #flush()} first to keep them). The
-     * output is of no use afterwards.
+     * Gives the buffer, if one is borrowed, back for the pool, dropping any unflushed bytes (call {@link #flush()} first
+     * to keep them). The output is of no use afterwards.
+     *
+     * @return the buffer, or null
      */
     public ByteBuffer detach() {
         ByteBuffer detached = buffer;
         buffer = null;
         return detached;
+    }
+
+    /** The connection goes idle: gives the buffer back to the pool if nothing waits in it; the next write borrows one. */
+    public void releaseBuffer() {
+        ByteBuffer held = buffer;
+        if (held != null && held.position() == 0) {
+            buffer = null;
+            pool.release(held);
+        }
+    }
+
+    /** Whether a buffer is borrowed (for tests). */
+    public boolean holdsBuffer() {
+        return buffer != null;
     }
 
     /**
@@ -56,24 +80,26 @@ public final class ConnectionOutput extends OutputStream {
 
     @Override
     public void write(int b) throws IOException {
-        if (!buffer.hasRemaining()) {
+        ByteBuffer into = borrowed();
+        if (!into.hasRemaining()) {
             flushBuffer();
         }
-        buffer.put((byte) b);
+        into.put((byte) b);
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
-        if (len >= buffer.capacity()) {
-            flushBuffer();
+        if (len >= pool.bufferSize()) {
+            flush();
             send(b, off, len);
             return;
         }
-        if (len > buffer.remaining()) {
+        ByteBuffer into = borrowed();
+        if (len > into.remaining()) {
             flushBuffer();
         }
-        buffer.put(b, off, len);
+        into.put(b, off, len);
     }
 
     /** Pushes buffered bytes to the transport. */
@@ -82,6 +108,15 @@ public final class ConnectionOutput extends OutputStream {
         if (buffer != null) {
             flushBuffer();
         }
+    }
+
+    private ByteBuffer borrowed() {
+        ByteBuffer held = buffer;
+        if (held == null) {
+            held = pool.acquire(); // cleared: write mode, empty
+            buffer = held;
+        }
+        return held;
     }
 
     @Override
