@@ -157,6 +157,7 @@ public final class ConnectionPool implements AutoCloseable {
                     // Shared as soon as it is LEASED, so checked and leased here, under the lock (a lock-free check).
                     if (!candidate.connection.isHealthy()) {
                         closeLocked(candidate, PoolEntry.State.IDLE, expired);
+                        serveUncoveredLocked(pool); // its place is free, as for the stale ones above
                         continue;
                     }
                     candidate.transition(PoolEntry.State.IDLE, PoolEntry.State.LEASED);

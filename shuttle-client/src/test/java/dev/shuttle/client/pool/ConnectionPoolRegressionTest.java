@@ -197,6 +197,45 @@ class ConnectionPoolRegressionTest {
         }
     }
 
+    /**
+     * The same for a multiplexed (HTTP/2) idle connection a checkout finds unhealthy and closes under the lock: the
+     * freed place serves the retry waiting at the limit.
+     */
+    @Test
+    void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesAnUnhealthyMultiplexedConnection() throws Exception {
+        java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
+                .build(), DrainPolicy.defaults(), (origin, deadline, trace) -> {
+                    dials.acquireUninterruptibly();
+                    FakeConnection connection = new FakeConnection(ids.incrementAndGet(), origin);
+                    connection.multiplexed = true;
+                    return connection;
+                }, now::get, scheduler, new StatsRecorder());
+        try {
+            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            CompletableFuture<Lease> retry = acquireAsync(limited, true);
+            awaitWaiting(limited, 1);
+            a.release(true);
+            b.release(true); // both idle, holding both places
+            ((FakeConnection) a.connection()).healthy = false;
+            ((FakeConnection) b.connection()).healthy = false; // say, a GOAWAY came while idle
+            CompletableFuture<Lease> next = acquireAsync(limited, false);
+            awaitWaiting(limited, 2); // it closed both on its way and waits for its dial
+            assertThat(((FakeConnection) a.connection()).closed).isTrue();
+            assertThat(limited.connectionCount(ORIGIN)).as("one freed place dialed for the retry, one for the next")
+                    .isEqualTo(2);
+            dials.release(2);
+            Lease fresh = retry.get(10, TimeUnit.SECONDS);
+            assertThat(fresh.reused()).isFalse();
+            fresh.release(true);
+            next.get(10, TimeUnit.SECONDS).release(true);
+        } finally {
+            dials.release(100);
+            limited.close();
+        }
+    }
+
     private static CompletableFuture<Lease> acquireAsync(ConnectionPool target, boolean fresh) {
         CompletableFuture<Lease> result = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {

@@ -51,6 +51,14 @@ final class FakeConnection implements PooledConnection {
         idled++;
     }
 
+    /** Stands in for an HTTP/2 connection (one stream at a time here): the pool checks it on checkout, under its lock. */
+    volatile boolean multiplexed;
+
+    @Override
+    public boolean isMultiplexed() {
+        return multiplexed;
+    }
+
     volatile boolean watched;
     /** What {@link #unwatch()} answers: false stages readiness seen by the watcher. */
     volatile boolean quietWhileWatched = true;
