@@ -45,9 +45,10 @@ class DialDelayHandOffTest {
             assertThat(bounded.count(DrainOutcome.SKIPPED_LENGTH)).as("Go 1.27's cap: closed").isEqualTo(requests);
             RecordingTrace defaults = closeUnread(relay, DrainPolicy.defaults(), requests, length);
             System.out.printf("DIAL-DELAY 20ms, 1 MiB closed unread, default: %s%n", defaults.closed);
-            // The first close knows the dial (20 ms) but no drain yet: it tries, on a background thread, for at most
-            // the dial's time. Draining 1 MiB through the relay takes a few milliseconds unless the machine stalls
-            // for 20, so at least one body is drained and its connection reused; none is ever read past its length.
+            // The first close knows one dial, not enough to read past the cap: closed. From the second on, two dials
+            // of 20 ms and no drain yet: it tries, on a background thread, for at most the dial's time. Draining 1 MiB
+            // through the relay takes a few milliseconds unless the machine stalls for 20, so at least one body is
+            // drained and its connection reused; none is ever read past its length.
             assertThat(defaults.closed).anyMatch(c -> c.outcome().reused());
             assertThat(defaults.closed).allMatch(c -> c.bytesDiscarded() <= length);
         }

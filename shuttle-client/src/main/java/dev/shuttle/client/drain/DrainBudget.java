@@ -44,8 +44,8 @@ public record DrainBudget(long bytes, long floorBytes, long extensionNanos) {
      * @param maxBytes       the policy's byte cap
      * @param maxTimeNanos   the policy's time cap
      * @param learns         whether the policy learns per origin (hand-off): only then may a drain pass the cap
-     * @param rawDialNanos   what a new connection to this origin costs, without the pool's floor (0 when never
-     *                       measured)
+     * @param rawDialNanos   what a new connection to this origin costs, without the pool's floor (0 when not yet
+     *                       known well enough: {@link CostModel#passCapDialCostNanos})
      * @param drainBytesPerNano this origin's drain throughput, NaN when no drain has ended yet
      */
     public static DrainBudget plan(long remaining, long maxBytes, long maxTimeNanos, boolean learns, long rawDialNanos,

@@ -44,7 +44,7 @@ public final class Drainer {
         }
         CostModel costs = target.lease().costs();
         DrainBudget budget = DrainBudget.plan(decoder.remainingLength(), policy.maxBytes(), maxTimeNanos,
-                policy.handOff(), costs.rawDialCostNanos(), costs.drainBytesPerNano());
+                policy.handOff(), costs.passCapDialCostNanos(), costs.drainBytesPerNano());
         if (budget.skips()) {
             abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
             return;

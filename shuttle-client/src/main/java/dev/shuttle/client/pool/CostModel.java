@@ -154,6 +154,28 @@ public final class CostModel {
         }
     }
 
+    /**
+     * A dial's cost for deciding to read a body past the byte cap, without the floor: the lower median of the fresh
+     * connections' first-byte times, less the reused ones' median; 0 until two dials were measured. Conservative on
+     * purpose: the first connection of a cold process pays class loading and compilation, and one such sample must
+     * not make the client read megabytes on a network where dials are cheap.
+     */
+    public long passCapDialCostNanos() {
+        lock.lock();
+        try {
+            if (freshFirstByteNanos.size() < 2) {
+                return 0;
+            }
+            double cost = freshFirstByteNanos.lowerMedian();
+            if (!reusedFirstByteNanos.isEmpty()) {
+                cost -= reusedFirstByteNanos.median();
+            }
+            return (long) Math.max(0, cost);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The typical duration of this origin's background drains (a drain that gave up counts as the cap); 0 if none. */
     public long typicalDrainNanos() {
         lock.lock();

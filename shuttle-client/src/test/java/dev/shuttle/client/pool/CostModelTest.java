@@ -102,4 +102,15 @@ class CostModelTest {
         costs.recordDrain(1 << 20, MS, true, 20 * MS, true); // completed past the cap: nothing to skip
         assertThat(costs.skipDrainForByteCap()).isFalse();
     }
+
+    @Test
+    void passingTheCapNeedsTwoDialsAndTakesTheCheaperOfThem() {
+        CostModel costs = new CostModel();
+        costs.recordFreshFirstByte(40 * MS); // a cold process's first connection
+        assertThat(costs.passCapDialCostNanos()).as("one dial is not enough").isZero();
+        costs.recordFreshFirstByte(MS);
+        costs.recordReusedFirstByte(MS / 2);
+        assertThat(costs.passCapDialCostNanos()).isEqualTo(MS / 2);
+        assertThat(costs.rawDialCostNanos()).as("the hand-off's estimate is the plain median").isGreaterThan(MS);
+    }
 }

@@ -90,7 +90,10 @@ class AdapterFactsTest {
 
     @Test
     void shuttleDefaultAndBoundedRefuseToDrainADeclaredLengthAboveTheCap() throws Exception {
-        assertThat(cell(ClientKind.SHUTTLE, ReuseCase.CL_1M).newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+        // The default reads past the cap only where dials cost 5 ms or more (issue 14): never on loopback, unless
+        // this machine measured two of its dials that slow (a heavily loaded one can); draining every body would
+        // keep 1-3 connections.
+        assertThat(cell(ClientKind.SHUTTLE, ReuseCase.CL_1M).newConnections()).isGreaterThanOrEqualTo(REQUESTS / 2);
         assertThat(cell(ClientKind.SHUTTLE_BOUNDED, ReuseCase.CL_256K_PLUS_1).newConnections())
                 .isGreaterThanOrEqualTo(REQUESTS);
     }
