@@ -328,7 +328,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         stream.receivePolicy = new WindowUpdatePolicy(options.streamWindow());
         streams.put(stream.id, stream);
         awaitingServer++;
-        stream.changed.signalAll();
+        stream.sendSideChanged(); // a body waits for the id
         return true;
     }
 
@@ -338,6 +338,16 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         queuedStreams--;
         failStreamLocked(stream, failure != null ? failure
                 : new IOException("HTTP/2 connection to " + origin + " closed before the request was sent"), true);
+    }
+
+    /**
+     * Whether the writer thread, its queue empty, may wait for more frames rather than end: while the reader runs
+     * (streams are open, or it lingers before parking). It is dismissed when the reader stops or the connection
+     * fails.
+     */
+    boolean writerMayWaitLocked() {
+        assert lock.isHeldByCurrentThread();
+        return io == Io.ACTIVE && readerRunning;
     }
 
     /** Whether the writer may use the channel: only while ACTIVE (else the watcher holds it, or it is closed). */
@@ -363,7 +373,12 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     return n;
                 }
             }
-            stream.changed.await();
+            stream.sendWaiting = true;
+            try {
+                stream.changed.await();
+            } finally {
+                stream.sendWaiting = false;
+            }
         }
     }
 
@@ -411,7 +426,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             for (Http2Stream stream : ended) {
                 stream.endWritten = true;
                 closeIfDoneLocked(stream);
-                stream.changed.signalAll();
+                stream.sendSideChanged();
             }
         } finally {
             lock.unlock();
@@ -549,6 +564,14 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         return new ArrayList<>(streams.values());
     }
 
+    /** The connection's send window grew: wakes the callers waiting for credit (lock held). */
+    void sendSideChangedLocked() {
+        assert lock.isHeldByCurrentThread();
+        for (Http2Stream stream : streams.values()) {
+            stream.sendSideChanged();
+        }
+    }
+
     int peerMaxFrameSizeLocked() {
         return peerSettings.maxFrameSize();
     }
@@ -624,6 +647,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             }
             io = Io.CLOSED;
             ioChanged.signalAll();
+            writer.dismissLocked(); // a writer waiting for frames (a GOAWAY queued above woke it: it writes that)
         } finally {
             lock.unlock();
         }
@@ -674,6 +698,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                 return false;
             }
             readerRunning = false;
+            writer.dismissLocked(); // it waited for frames while the reader ran
             park = parkableLocked();
         } finally {
             lock.unlock();

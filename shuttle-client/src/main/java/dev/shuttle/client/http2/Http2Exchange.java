@@ -77,7 +77,9 @@ final class Http2Exchange implements ExchangeCodec {
                     out.finish(body.contentLength());
                 }
             }
-            awaitEndWritten();
+            if (trace != ClientTrace.NONE) {
+                awaitEndWritten(); // wroteRequest must come after the write; without a trace, go on to the head
+            }
         } catch (IOException e) {
             trace.wroteRequest(e);
             throw e;
@@ -119,12 +121,21 @@ final class Http2Exchange implements ExchangeCodec {
         bodyBytesSent += n;
     }
 
-    /** Waits until the frame with END_STREAM left (or the stream ended otherwise). */
+    /**
+     * Waits until the frame with END_STREAM left (or the stream ended otherwise), for the trace's
+     * {@code wroteRequest}. That costs the caller a wake-up, so only traced calls wait: the others wait for the head
+     * at once, which cannot come before the request left, and a stream that fails before it left fails that wait.
+     */
     private void awaitEndWritten() throws IOException {
         connection.lock.lock();
         try {
             while (!stream.endWritten && stream.failure == null && !stream.isClosed()) {
-                await(Deadline.NONE, null);
+                stream.sendWaiting = true;
+                try {
+                    await(Deadline.NONE, null);
+                } finally {
+                    stream.sendWaiting = false;
+                }
             }
             if (stream.failure != null) {
                 throw failure();

@@ -557,7 +557,7 @@ final class Http2Reader {
             if (after.initialWindowSize() != before.initialWindowSize()) {
                 for (Http2Stream stream : connection.streamsLocked()) {
                     stream.sendWindow.adjustInitialSize(before.initialWindowSize(), after.initialWindowSize());
-                    stream.changed.signalAll();
+                    stream.sendSideChanged();
                 }
             }
             if (after.headerTableSize() != before.headerTableSize()) {
@@ -593,9 +593,7 @@ final class Http2Reader {
         try {
             if (frame.streamId() == 0) {
                 connection.sendWindow.increase(frame.increment());
-                for (Http2Stream stream : connection.streamsLocked()) {
-                    stream.changed.signalAll();
-                }
+                connection.sendSideChangedLocked();
                 return;
             }
             Http2Stream stream = connection.streamLocked(frame.streamId());
@@ -608,7 +606,7 @@ final class Http2Reader {
                 streamErrorLocked(stream, e.error(), e.getMessage());
                 return;
             }
-            stream.changed.signalAll();
+            stream.sendSideChanged();
         } finally {
             connection.lock.unlock();
         }

@@ -52,6 +52,11 @@ final class Http2Stream {
 
     /** The frame with END_STREAM was handed to the socket by the writer. */
     boolean endWritten;
+    /**
+     * The caller waits on {@link #changed} for something on the sending side: the stream's id, send credit, or its
+     * END_STREAM written. Those events signal only then, so a caller waiting for its response is not woken by them.
+     */
+    boolean sendWaiting;
     /** We sent (or queued) END_STREAM. */
     boolean localEnd;
 
@@ -68,6 +73,13 @@ final class Http2Stream {
 
     Http2Stream(Condition changed) {
         this.changed = changed;
+    }
+
+    /** Something the sending side may wait for happened: wakes the caller if it waits for that (lock held). */
+    void sendSideChanged() {
+        if (sendWaiting) {
+            changed.signalAll();
+        }
     }
 
     boolean isClosed() {

@@ -17,8 +17,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one thread that writes a connection's socket. Callers and the reader only queue frames ({@link #enqueue});
- * a virtual thread started on demand writes them in order, batching small frames into one socket write, and ends
- * as soon as the queue is empty, so an idle connection has no writer thread.
+ * a virtual thread started on demand writes them in order, batching small frames into one socket write. While the
+ * connection's reader runs, the writer waits for more frames when its queue is empty (one signal per batch instead
+ * of a thread start); it ends once the reader stops or the connection fails ({@link #dismissLocked}), so an idle
+ * connection has no writer thread.
  *
  * <p>Why a thread of its own rather than the callers writing under a lock: a caller's thread can be interrupted, and
  * an interrupt during blocking channel I/O closes the channel, which on HTTP/2 would cost every stream of the
@@ -72,8 +74,17 @@ final class Http2Writer {
     private int queuedData;
     /** Guarded by lock: signalled when queued DATA was written (room for more). */
     private final Condition room;
-    /** Guarded by lock: whether the writer thread exists. */
+    /** Guarded by lock: whether the writer thread exists (and is the current one: see {@link #generation}). */
     private boolean running;
+    /** Guarded by lock: the writer thread waits on {@link #work} for frames. */
+    private boolean waiting;
+    /** Guarded by lock: signalled when frames are queued for a waiting writer, or when it is dismissed. */
+    private final Condition work;
+    /**
+     * Guarded by lock: counts dismissals. A dismissed writer may still be waking up when the next one starts; it
+     * sees the count changed and ends without touching the encoder or the queue.
+     */
+    private long generation;
     /** Tests only; null otherwise. */
     private volatile Runnable beforeWrite;
 
@@ -83,6 +94,7 @@ final class Http2Writer {
         this.transport = transport;
         this.buffers = buffers;
         this.room = lock.newCondition();
+        this.work = lock.newCondition();
     }
 
     /**
@@ -98,7 +110,12 @@ final class Http2Writer {
         if (item instanceof DataOut data) {
             queuedData += data.payload().remaining();
         }
-        resumeLocked();
+        if (waiting) {
+            waiting = false; // one signal for everything queued until it runs
+            work.signal();
+        } else {
+            resumeLocked();
+        }
     }
 
     /** Starts the writer thread if frames wait, none runs, and the connection owns its channel (ACTIVE). */
@@ -122,7 +139,26 @@ final class Http2Writer {
         return running;
     }
 
-    /** The writer thread: drains the queue, then ends (and lets the connection park if nothing else runs). */
+    /**
+     * Ends a writer that waits for frames with nothing queued (the reader stopped, or the connection failed): it no
+     * longer counts as running, and its thread ends as soon as it wakes. Returns whether there was one.
+     */
+    boolean dismissLocked() {
+        assert lock.isHeldByCurrentThread();
+        if (!running || !waiting) {
+            return false; // none, or busy: it sees for itself that it may not wait when its queue is empty
+        }
+        running = false;
+        waiting = false;
+        generation++;
+        work.signal();
+        return true;
+    }
+
+    /**
+     * The writer thread: drains the queue; then waits for more while the reader runs, or ends (and lets the
+     * connection park if nothing else runs).
+     */
     private void run() {
         ByteBuffer out = buffers.acquire();
         List<Http2Stream> ended = new ArrayList<>();
@@ -135,6 +171,16 @@ final class Http2Writer {
                 try {
                     item = queue.poll();
                     if (item == null && out.position() == 0 && ended.isEmpty()) {
+                        if (connection.writerMayWaitLocked()) {
+                            long dismissals = generation;
+                            waiting = true;
+                            work.awaitUninterruptibly(); // never interrupted; enqueue or dismissal signals
+                            if (generation != dismissals) {
+                                return; // dismissed: no longer the connection's writer
+                            }
+                            waiting = false;
+                            continue;
+                        }
                         running = false;
                         connection.writerStoppedLocked();
                         return;
