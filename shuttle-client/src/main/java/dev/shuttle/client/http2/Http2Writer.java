@@ -246,6 +246,15 @@ final class Http2Writer {
         switch (item) {
             case HeadersOut headers -> {
                 int blockBound = HpackEncoder.maxEncodedLength(headers.fields());
+                if (blockBound <= maxFrameSize && Http2Frame.HEADER_LENGTH + blockBound <= out.capacity()) {
+                    ensureRoom(out, Http2Frame.HEADER_LENGTH + blockBound, ended);
+                    encodeInPlace(headers, out);
+                    if (headers.endStream()) {
+                        ended.add(headers.stream());
+                    }
+                    return out;
+                }
+                // A block that may need CONTINUATION frames, or more room than the write buffer has: on its own.
                 ByteBuffer block = ByteBuffer.allocate(blockBound);
                 encoder.encode(headers.fields(), block);
                 block.flip();
@@ -308,6 +317,22 @@ final class Http2Writer {
             case TableSizeOut size -> encoder.peerMaxTableSize(size.headerTableSize());
         }
         return out;
+    }
+
+    /**
+     * Encodes a field block that surely fits one frame straight into {@code out}, behind room left for the frame
+     * header, which is written once the block's length is known: no block buffer per request, no copy.
+     */
+    private void encodeInPlace(HeadersOut headers, ByteBuffer out) {
+        int start = out.position();
+        out.position(start + Http2Frame.HEADER_LENGTH);
+        encoder.encode(headers.fields(), out);
+        int end = out.position();
+        out.position(start);
+        Http2FrameWriter.writeFrameHeader(out, end - start - Http2Frame.HEADER_LENGTH, Http2Frame.TYPE_HEADERS,
+                Http2Frame.FLAG_END_HEADERS | (headers.endStream() ? Http2Frame.FLAG_END_STREAM : 0),
+                headers.stream().id);
+        out.position(end);
     }
 
     private void ensureRoom(ByteBuffer out, int length, List<Http2Stream> ended) throws IOException {
