@@ -69,6 +69,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     private final long id;
     private final Origin origin;
+    /** {@code origin.authority()}, made once: every request's {@code :authority}. */
+    private final String authority;
     final Transport transport;
     final BufferPool buffers;
     private final ReadinessWatcher watcher;
@@ -124,6 +126,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                            LongSupplier clock, Http2Options options) {
         this.id = id;
         this.origin = origin;
+        this.authority = origin.authority();
         this.transport = transport;
         this.buffers = buffers;
         this.watcher = watcher;
@@ -172,6 +175,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     @Override
     public Origin origin() {
         return origin;
+    }
+
+    /** The {@code :authority} of requests to {@link #origin()}. */
+    String authority() {
+        return authority;
     }
 
     @Override

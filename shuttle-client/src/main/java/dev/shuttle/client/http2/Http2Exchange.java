@@ -89,24 +89,48 @@ final class Http2Exchange implements ExchangeCodec {
         return new ResponseStart(head.status(), "", HttpVersion.HTTP_2, head.headers(), streamId);
     }
 
-    /** The request's fields: pseudo-headers, the caller's fields, user-agent, content-length. */
+    /**
+     * The request's fields: pseudo-headers, the caller's fields, user-agent, content-length. The two added fields go
+     * straight onto the end of the list (lower case, as {@link Http2Fields} would make them) rather than through a
+     * copy of the caller's headers; only a request with a {@code Connection} field, which may name them, takes the
+     * long way.
+     */
     private List<String> fields(BodyPublisher body) {
         Headers given = request.headers();
-        Headers.Builder headers = given.toBuilder();
-        if (settings.userAgent() != null && !given.contains("User-Agent")) {
-            headers.add("user-agent", settings.userAgent());
-        }
-        long length = body.contentLength();
+        String userAgent = settings.userAgent() != null && !given.contains("User-Agent") ? settings.userAgent() : null;
+        String contentLength = null;
         if (body == BodyPublisher.none()) {
             if (BODY_METHODS.contains(request.method())) {
-                headers.add("content-length", "0");
+                contentLength = "0";
             }
-        } else if (length >= 0) {
-            headers.add("content-length", Long.toString(length));
+        } else if (body.contentLength() >= 0) {
+            contentLength = Long.toString(body.contentLength());
         }
-        Http2RequestHead head = new Http2RequestHead(request.method(), request.origin().scheme(),
-                request.origin().authority(), request.target(), headers.build());
-        List<String> fields = Http2Fields.request(head);
+        String authority = request.origin().equals(connection.origin()) ? connection.authority()
+                : request.origin().authority();
+        List<String> fields;
+        if (given.contains("Connection")) {
+            Headers.Builder headers = given.toBuilder();
+            if (userAgent != null) {
+                headers.add("user-agent", userAgent);
+            }
+            if (contentLength != null) {
+                headers.add("content-length", contentLength);
+            }
+            fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
+                    authority, request.target(), headers.build()));
+        } else {
+            fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
+                    authority, request.target(), given));
+            if (userAgent != null) {
+                fields.add("user-agent");
+                fields.add(trimmed(userAgent));
+            }
+            if (contentLength != null) {
+                fields.add("content-length");
+                fields.add(contentLength);
+            }
+        }
         for (String text : fields) {
             for (int i = 0; i < text.length(); i++) {
                 if (text.charAt(i) > 0xff) {
@@ -115,6 +139,19 @@ final class Http2Exchange implements ExchangeCodec {
             }
         }
         return fields;
+    }
+
+    /** Without leading and trailing spaces and tabs, which HTTP/2 forbids (as {@link Http2Fields} trims). */
+    private static String trimmed(String value) {
+        int start = 0;
+        int end = value.length();
+        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return start == 0 && end == value.length() ? value : value.substring(start, end);
     }
 
     void bodyBytesQueued(int n) {
