@@ -90,7 +90,7 @@ final class Http2Body implements BodySource {
                     return -1;
                 }
                 if (stream.buffered > 0) {
-                    n = stream.take(b, off, len);
+                    n = stream.take(b, off, len, connection.chunks);
                     bytesRead += n;
                     connection.consumedLocked(stream, n);
                     if (stream.buffered == 0 && stream.remoteEnd) {
@@ -184,7 +184,7 @@ final class Http2Body implements BodySource {
                         ? DrainOutcome.REUSED_INLINE : DrainOutcome.RESET_STREAM;
             };
             if (was == State.OPEN) {
-                discarded = stream.discard();
+                discarded = stream.discard(connection.chunks);
                 connection.consumedLocked(stream, discarded);
                 if (outcome == DrainOutcome.RESET_STREAM) {
                     connection.resetLocked(stream, Http2ErrorCode.CANCEL,

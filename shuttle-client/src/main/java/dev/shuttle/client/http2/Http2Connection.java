@@ -104,6 +104,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     Http2Settings peerSettings = Http2Settings.DEFAULTS;
     /** What the server lets us send on the connection. */
     final Http2Window sendWindow = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    /** Chunks for received body bytes; emptied and not refilled while parked or closed. */
+    final ChunkPool chunks = new ChunkPool();
     /** What we let the server send on the connection. */
     final Http2Window receiveWindow;
     final WindowUpdatePolicy receivePolicy;
@@ -297,6 +299,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     }
                     if (back) {
                         io = Io.ACTIVE; // ours again: no reader runs; one is started below
+                        chunks.retain();
                         ioChanged.signalAll();
                         writer.resumeLocked(); // credit queued while parked leaves before the HEADERS
                     } // else the watcher handed it to onWake, which makes it ACTIVE with a reader
@@ -491,7 +494,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             stream.failure = cause;
             stream.unprocessed = unprocessed;
         }
-        long dropped = stream.discard();
+        long dropped = stream.discard(chunks);
         consumedLocked(null, dropped);
         closeLocked(stream);
     }
@@ -654,6 +657,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                         new GoAwayFrame(Math.max(0, nextStreamId - 2) & ~1, goAway, ""), true));
             }
             io = Io.CLOSED;
+            chunks.release();
             ioChanged.signalAll();
             writer.dismissLocked(); // a writer waiting for frames (a GOAWAY queued above woke it: it writes that)
         } finally {
@@ -729,6 +733,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private boolean parkableLocked() {
         if (io == Io.ACTIVE && !readerRunning && !writer.isRunningLocked() && quietLocked() && streams.isEmpty()) {
             io = Io.PARKING;
+            chunks.release(); // an idle connection holds no buffer
             return true;
         }
         return false;
@@ -796,6 +801,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                 return; // closed meanwhile: whoever closed it closes the channel
             }
             io = Io.ACTIVE;
+            chunks.retain();
             ioChanged.signalAll();
             if (reason == ReadinessWatcher.Wake.SHUTDOWN || reason == ReadinessWatcher.Wake.FAILED) {
                 readerRunning = false;

@@ -371,13 +371,10 @@ final class Http2Reader {
                 streamErrorLocked(stream, e.error(), e.getMessage());
                 return;
             }
-            ByteBuffer data = frame.data();
+            ByteBuffer data = frame.data(); // a heap slice of the read buffer
             int n = data.remaining();
             if (n > 0) {
-                byte[] copy = new byte[n];
-                data.get(copy);
-                stream.inbound.add(copy);
-                stream.buffered += n;
+                stream.append(data.array(), data.arrayOffset() + data.position(), n, connection.chunks);
                 stream.received += n;
             }
             if (length > n) {

@@ -33,10 +33,15 @@ final class Http2Stream {
     Http2ResponseHead head;
     /** Interim (1xx) heads seen: the first byte of the response arrived even without a final head. */
     int interimHeads;
-    /** Received body bytes not yet read, oldest first; each array is owned by this queue. */
-    final ArrayDeque<byte[]> inbound = new ArrayDeque<>(2);
+    /**
+     * Received body bytes not yet read, in chunks of the connection's {@link ChunkPool}, oldest first; all but the
+     * last are full. Null until the first DATA.
+     */
+    private ArrayDeque<byte[]> inbound;
     /** Offset of the first unread byte in {@code inbound.peekFirst()}. */
-    int inboundOffset;
+    private int readOffset;
+    /** Bytes used in {@code inbound.peekLast()}. */
+    private int writeOffset;
     /** Bytes in {@code inbound} not yet read. */
     long buffered;
     /** Body bytes received in all. */
@@ -86,29 +91,57 @@ final class Http2Stream {
         return state == State.CLOSED;
     }
 
-    /** Copies up to {@code len} unread bytes into {@code b}; returns how many (0 when none are buffered). */
-    int take(byte[] b, int off, int len) {
+    /** Keeps {@code len} received body bytes from {@code src}, copied into chunks taken from {@code pool}. */
+    void append(byte[] src, int off, int len, ChunkPool pool) {
+        if (inbound == null) {
+            inbound = new ArrayDeque<>(4);
+        }
+        buffered += len;
+        while (len > 0) {
+            if (inbound.isEmpty() || writeOffset == ChunkPool.CHUNK_BYTES) {
+                inbound.addLast(pool.take());
+                writeOffset = 0;
+            }
+            int n = Math.min(len, ChunkPool.CHUNK_BYTES - writeOffset);
+            System.arraycopy(src, off, inbound.peekLast(), writeOffset, n);
+            writeOffset += n;
+            off += n;
+            len -= n;
+        }
+    }
+
+    /**
+     * Copies up to {@code len} unread bytes into {@code b}, giving each chunk read to its end back to {@code pool};
+     * returns how many (0 when none are buffered).
+     */
+    int take(byte[] b, int off, int len, ChunkPool pool) {
         int copied = 0;
-        while (copied < len && !inbound.isEmpty()) {
+        while (copied < len && buffered > 0) {
             byte[] chunk = inbound.peekFirst();
-            int n = Math.min(len - copied, chunk.length - inboundOffset);
-            System.arraycopy(chunk, inboundOffset, b, off + copied, n);
+            int end = inbound.size() == 1 ? writeOffset : ChunkPool.CHUNK_BYTES;
+            int n = Math.min(len - copied, end - readOffset);
+            System.arraycopy(chunk, readOffset, b, off + copied, n);
             copied += n;
-            inboundOffset += n;
-            if (inboundOffset == chunk.length) {
+            readOffset += n;
+            buffered -= n;
+            if (readOffset == end) {
                 inbound.pollFirst();
-                inboundOffset = 0;
+                pool.give(chunk);
+                readOffset = 0;
             }
         }
-        buffered -= copied;
         return copied;
     }
 
-    /** Drops every unread byte; returns how many there were. */
-    long discard() {
+    /** Drops every unread byte, giving the chunks back to {@code pool}; returns how many bytes there were. */
+    long discard(ChunkPool pool) {
         long dropped = buffered;
-        inbound.clear();
-        inboundOffset = 0;
+        if (inbound != null) {
+            for (byte[] chunk; (chunk = inbound.pollFirst()) != null; ) {
+                pool.give(chunk);
+            }
+        }
+        readOffset = 0;
         buffered = 0;
         return dropped;
     }
