@@ -104,6 +104,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     Http2Settings peerSettings = Http2Settings.DEFAULTS;
     /** What the server lets us send on the connection. */
     final Http2Window sendWindow = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    /** The deadlines of callers waiting on streams. */
+    final WaitDeadlines deadlines;
     /** Chunks for received body bytes; emptied and not refilled while parked or closed. */
     final ChunkPool chunks = new ChunkPool();
     /** What we let the server send on the connection. */
@@ -135,6 +137,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         this.clock = clock;
         this.options = options;
         this.writer = new Http2Writer(this, lock, transport, buffers);
+        this.deadlines = new WaitDeadlines(lock, clock);
         this.reader = new Http2Reader(this);
         // The writer thread writes while a reader reads. A non-blocking read (a reader woken by readiness) must then
         // not switch the channel's blocking mode: a write starting meanwhile failed with IllegalBlockingModeException

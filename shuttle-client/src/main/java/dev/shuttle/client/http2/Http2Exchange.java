@@ -212,27 +212,31 @@ final class Http2Exchange implements ExchangeCodec {
 
     /**
      * One wait on the stream's condition (lock held), bounded by {@code deadline} and the read timeout. Expiry or an
-     * interrupt resets the stream and throws.
+     * interrupt resets the stream and throws. The wait itself is untimed: the connection's {@link WaitDeadlines}
+     * wakes it when the deadline passes (a timed park per wait costs the JDK's delay scheduler two wake-ups).
      */
     void await(long deadline, HttpTimeoutException.Kind kind) throws IOException {
         long readNanos = settings.readTimeout() == null ? Deadline.NONE : settings.readTimeout().toNanos();
         long now = clock.getAsLong();
-        long wait = Math.min(readNanos, deadline == Deadline.NONE ? Deadline.NONE : deadline - now);
-        try {
-            if (wait == Deadline.NONE) {
+        long readDeadline = Deadline.after(now, readNanos);
+        long until = Math.min(readDeadline, deadline);
+        if (until > now) {
+            connection.deadlines.addLocked(stream, until, now, context.scheduler());
+            try {
                 stream.changed.await();
-                return;
+            } catch (InterruptedException e) {
+                InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
+                connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+                Thread.currentThread().interrupt();
+                throw interrupted;
+            } finally {
+                connection.deadlines.removeLocked(stream);
             }
-            if (wait > 0 && stream.changed.awaitNanos(wait) > 0) {
-                return;
+            if (until == Deadline.NONE || clock.getAsLong() < until) {
+                return; // woken before the deadline: the caller looks again
             }
-        } catch (InterruptedException e) {
-            InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
-            Thread.currentThread().interrupt();
-            throw interrupted;
         }
-        if (wait == readNanos && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
+        if (until == readDeadline && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
             HttpTimeoutException timeout = new HttpTimeoutException(HttpTimeoutException.Kind.READ,
                     "no response byte for " + settings.readTimeout().toMillis() + " ms");
             connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);

@@ -65,6 +65,14 @@ final class Http2Stream {
     /** We sent (or queued) END_STREAM. */
     boolean localEnd;
 
+    /** The caller's wait on {@link #changed} has a deadline and is in the connection's {@link WaitDeadlines}. */
+    boolean waitListed;
+    /** That wait's deadline. */
+    long waitDeadline;
+    /** Neighbours in {@link WaitDeadlines}' list. */
+    Http2Stream waitPrev;
+    Http2Stream waitNext;
+
     /** Why the stream ended abnormally (peer reset, connection failure, our abort), or null. */
     IOException failure;
     /** The failure says the server never processed the request (REFUSED_STREAM, GOAWAY above it, never sent). */
