@@ -514,14 +514,21 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         closeLocked(stream);
     }
 
-    /** Removes a stream whose both ends are done. */
+    /**
+     * Removes a stream whose both ends are done. Does not signal it: whoever completed it signals what its caller
+     * waits for (the reader the end of the response, the writer END_STREAM written).
+     */
     void closeIfDoneLocked(Http2Stream stream) {
         if (stream.remoteEnd && stream.endWritten && !stream.isClosed()) {
-            closeLocked(stream);
+            closeLocked(stream, false);
         }
     }
 
     private void closeLocked(Http2Stream stream) {
+        closeLocked(stream, true);
+    }
+
+    private void closeLocked(Http2Stream stream, boolean signal) {
         if (stream.state == Http2Stream.State.OPEN && !stream.remoteEnd) {
             awaitingServer--;
         }
@@ -529,7 +536,9 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         if (stream.id != 0) {
             streams.remove(stream.id);
         }
-        stream.changed.signalAll();
+        if (signal) {
+            stream.changed.signalAll();
+        }
         wakeQuietReaderLocked();
     }
 

@@ -24,6 +24,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 
 /**
  * The read side of an {@link Http2Connection}: reads frames and delivers them to streams, answers SETTINGS and PING,
@@ -72,6 +73,8 @@ final class Http2Reader {
     private long lingerEnd;
     /** The linger ran out without anything to read: the next quiet moment stops the reader. */
     private boolean lingered;
+    /** Streams whose callers are woken once the frames read so far are handled ({@link #wakeLocked}). */
+    private final ArrayList<Http2Stream> toWake = new ArrayList<>();
 
     Http2Reader(Http2Connection connection) {
         this.connection = connection;
@@ -105,6 +108,7 @@ final class Http2Reader {
         } catch (RuntimeException e) {
             connection.readerFailed(new IOException("HTTP/2 reader failed", e), Http2ErrorCode.INTERNAL_ERROR);
         } finally {
+            wakeAll(); // streams completed by frames handled before a failure: their callers must not miss it
             if (!stopped) {
                 give(); // failed: the connection is closed, no other reader can start
             }
@@ -130,6 +134,7 @@ final class Http2Reader {
                 }
                 continue;
             }
+            wakeAll();
             switch (next()) {
                 case STOP -> {
                     return;
@@ -138,6 +143,36 @@ final class Http2Reader {
                 case READ -> fill();
             }
         }
+    }
+
+    /**
+     * Marks {@code stream}'s caller to be woken once every frame already read is handled, rather than at once: a
+     * response's HEADERS and DATA usually arrive in one read, and a caller woken by the HEADERS would find its body
+     * not there yet and wait again, or wake only to wait for the lock the reader takes for the next frame.
+     */
+    private void wakeLocked(Http2Stream stream) {
+        if (!stream.wakePending) {
+            stream.wakePending = true;
+            toWake.add(stream);
+        }
+    }
+
+    /** Wakes the callers of the streams marked since the last read, with one lock acquisition. */
+    private void wakeAll() {
+        if (toWake.isEmpty()) {
+            return;
+        }
+        connection.lock.lock();
+        try {
+            for (int i = 0; i < toWake.size(); i++) {
+                Http2Stream stream = toWake.get(i);
+                stream.wakePending = false;
+                stream.changed.signalAll();
+            }
+        } finally {
+            connection.lock.unlock();
+        }
+        toWake.clear();
     }
 
     /** What the loop does when no complete frame is buffered. */
@@ -388,7 +423,7 @@ final class Http2Reader {
             if (frame.endStream()) {
                 endLocked(stream);
             }
-            stream.changed.signalAll();
+            wakeLocked(stream);
         } finally {
             connection.lock.unlock();
         }
@@ -459,7 +494,7 @@ final class Http2Reader {
                     }
                 }
             }
-            stream.changed.signalAll();
+            wakeLocked(stream);
         } catch (Http2Exception e) {
             streamErrorLocked(stream, e.error(), e.getMessage()); // a malformed head: this stream only
         } finally {
@@ -506,7 +541,7 @@ final class Http2Reader {
         } else {
             connection.closeIfDoneLocked(stream);
         }
-        stream.changed.signalAll();
+        wakeLocked(stream);
     }
 
     private void onReset(RstStreamFrame frame) throws IOException {

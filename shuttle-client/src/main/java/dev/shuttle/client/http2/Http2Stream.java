@@ -65,6 +65,8 @@ final class Http2Stream {
     /** We sent (or queued) END_STREAM. */
     boolean localEnd;
 
+    /** The reader changed this stream and signals {@link #changed} once it has handled what it read. */
+    boolean wakePending;
     /** The caller's wait on {@link #changed} has a deadline and is in the connection's {@link WaitDeadlines}. */
     boolean waitListed;
     /** That wait's deadline. */
