@@ -74,6 +74,15 @@ final class Http2Body implements BodySource {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+        return transfer(b, off, len);
+    }
+
+    /**
+     * Reads up to {@code len} bytes into {@code b}, or with {@code b} null drops up to {@code len} of them (for
+     * {@link #skipToEnd}: the chunks go straight back, nothing is copied); waits while none has arrived. Returns how
+     * many, or -1 at the end.
+     */
+    private int transfer(byte[] b, int off, int len) throws IOException {
         int n = -1;
         boolean ended = false;
         boolean failed = false;
@@ -90,7 +99,8 @@ final class Http2Body implements BodySource {
                     return -1;
                 }
                 if (stream.buffered > 0) {
-                    n = stream.take(b, off, len, connection.chunks);
+                    n = b != null ? stream.take(b, off, len, connection.chunks)
+                            : stream.skip(len, connection.chunks);
                     bytesRead += n;
                     connection.consumedLocked(stream, n);
                     if (stream.buffered == 0 && stream.remoteEnd) {
@@ -151,9 +161,8 @@ final class Http2Body implements BodySource {
 
     @Override
     public void skipToEnd() throws IOException {
-        byte[] scratch = new byte[8192];
-        while (read(scratch, 0, scratch.length) >= 0) {
-            // discard
+        while (transfer(null, 0, Integer.MAX_VALUE) >= 0) {
+            // dropped, credit returned as for bytes read
         }
     }
 

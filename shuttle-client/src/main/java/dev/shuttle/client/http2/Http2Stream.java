@@ -143,6 +143,23 @@ final class Http2Stream {
         return copied;
     }
 
+    /** As {@link #take} without copying: drops up to {@code len} unread bytes; returns how many. */
+    int skip(int len, ChunkPool pool) {
+        int skipped = 0;
+        while (skipped < len && buffered > 0) {
+            int end = inbound.size() == 1 ? writeOffset : ChunkPool.CHUNK_BYTES;
+            int n = Math.min(len - skipped, end - readOffset);
+            skipped += n;
+            readOffset += n;
+            buffered -= n;
+            if (readOffset == end) {
+                pool.give(inbound.pollFirst());
+                readOffset = 0;
+            }
+        }
+        return skipped;
+    }
+
     /** Drops every unread byte, giving the chunks back to {@code pool}; returns how many bytes there were. */
     long discard(ChunkPool pool) {
         long dropped = buffered;

@@ -47,6 +47,20 @@ class Http2StreamTest {
     }
 
     @Test
+    void skippingDropsBytesInOrderWithoutCopyingThem() {
+        byte[] sent = pattern(10_000);
+        stream.append(sent, 0, sent.length, pool);
+        assertThat(stream.skip(5_000, pool)).isEqualTo(5_000);
+        assertThat(pool.free()).isEqualTo(1);
+        byte[] into = new byte[10];
+        assertThat(stream.take(into, 0, 10, pool)).isEqualTo(10);
+        assertThat(into).isEqualTo(Arrays.copyOfRange(sent, 5_000, 5_010));
+        assertThat(stream.skip(Integer.MAX_VALUE, pool)).isEqualTo(4_990);
+        assertThat(stream.buffered).isZero();
+        assertThat(pool.free()).isEqualTo(3);
+    }
+
+    @Test
     void discardGivesEveryChunkBackAndCountsTheBytes() {
         stream.append(pattern(9_000), 0, 9_000, pool);
         byte[] into = new byte[100];
