@@ -48,8 +48,12 @@ final class Http2Body implements BodySource {
     private IOException failure;
     private volatile boolean closeCalled;
 
+    /**
+     * @param endedEmpty the stream had ended with no body byte when the head was taken (seen under the connection's
+     *                   lock then; it cannot change back), so the body starts ENDED
+     */
     Http2Body(Lease lease, Http2Connection connection, Http2Stream stream, Http2Exchange exchange, ClientTrace trace,
-              StatsRecorder stats, Runnable onSettled) {
+              StatsRecorder stats, Runnable onSettled, boolean endedEmpty) {
         this.lease = lease;
         this.connection = connection;
         this.stream = stream;
@@ -57,17 +61,8 @@ final class Http2Body implements BodySource {
         this.trace = trace;
         this.stats = stats;
         this.onSettled = onSettled;
-        boolean empty;
-        connection.lock.lock();
-        try {
-            empty = stream.remoteEnd && stream.buffered == 0;
-            if (empty) {
-                state = State.ENDED;
-            }
-        } finally {
-            connection.lock.unlock();
-        }
-        if (empty) {
+        if (endedEmpty) {
+            state = State.ENDED; // no other thread knows this body yet
             settle(true); // no body (HEAD, 204, 304, END_STREAM on the head): the stream is free at once
         }
     }

@@ -33,6 +33,8 @@ import java.util.function.LongSupplier;
  */
 final class Http2Exchange implements ExchangeCodec {
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+    /** One stream in this many on a reused connection samples its round trip for the cost model. */
+    static final int ROUND_TRIP_SAMPLING = 16;
 
     private final Lease lease;
     private final Http2Connection connection;
@@ -46,6 +48,8 @@ final class Http2Exchange implements ExchangeCodec {
     private boolean responseStarted;
     /** The stream's id, read under the lock with the head. Owned by the calling thread. */
     private int streamId;
+    /** The head came with END_STREAM and no body byte: the body is over before it opens. Calling thread. */
+    private boolean bodyEndedEmpty;
     /** Request body bytes queued so far, for the message of a stalled upload. */
     private long bodyBytesSent;
     /** Why the exchange was aborted (call timeout), possibly refined with what it was waiting for. */
@@ -186,16 +190,19 @@ final class Http2Exchange implements ExchangeCodec {
         Duration headerTimeout = settings.responseHeaderTimeout();
         long headDeadline = headerTimeout == null ? Deadline.NONE
                 : Deadline.after(clock.getAsLong(), headerTimeout.toNanos());
+        Http2ResponseHead head;
         connection.lock.lock();
         try {
             while (true) {
-                if (!responseStarted && (stream.head != null || stream.interimHeads > 0)) {
+                if (!responseStarted && stream.interimHeads > 0 && stream.head == null) {
                     responseStarted = true;
-                    firstByte(writeStart);
+                    firstByte(writeStart, stream.id); // an interim head: now, while the final one is awaited
                 }
                 if (stream.head != null) {
                     streamId = stream.id;
-                    return stream.head;
+                    bodyEndedEmpty = stream.remoteEnd && stream.buffered == 0; // stays so: nothing comes after
+                    head = stream.head;
+                    break;
                 }
                 if (stream.failure != null) {
                     throw failure();
@@ -208,6 +215,11 @@ final class Http2Exchange implements ExchangeCodec {
         } finally {
             connection.lock.unlock();
         }
+        if (!responseStarted) {
+            responseStarted = true;
+            firstByte(writeStart, streamId); // outside the connection's lock: a trace hook and the cost model's lock
+        }
+        return head;
     }
 
     /**
@@ -255,19 +267,26 @@ final class Http2Exchange implements ExchangeCodec {
         return reason != null ? reason : stream.failure;
     }
 
-    private void firstByte(long writeStart) {
+    /**
+     * The first response byte: the trace, and a sample for the origin's cost model. On a reused connection only one
+     * stream in {@link #ROUND_TRIP_SAMPLING} reports its round trip: every exchange of the origin competes for the
+     * model's lock (a third of the lock releases on a busy connection were these), while the model keeps the median
+     * of just the last nine samples, which HTTP/1.1's hand-off rule uses; an HTTP/2 origin's requests never consult
+     * it.
+     */
+    private void firstByte(long writeStart, int id) {
         trace.gotFirstResponseByte();
-        long now = clock.getAsLong();
         if (lease.freshFromDial()) {
-            lease.costs().recordFreshFirstByte(now - lease.dialStartNanos());
-        } else if (lease.reused()) {
-            lease.costs().recordReusedFirstByte(now - writeStart);
+            lease.costs().recordFreshFirstByte(clock.getAsLong() - lease.dialStartNanos());
+        } else if (lease.reused() && (id >>> 1) % ROUND_TRIP_SAMPLING == 0) {
+            lease.costs().recordReusedFirstByte(clock.getAsLong() - writeStart);
         }
     }
 
     @Override
     public ResponseBody openBody(ResponseStart head, Runnable onSettled) {
-        Http2Body body = new Http2Body(lease, connection, stream, this, trace, context.stats(), onSettled);
+        Http2Body body = new Http2Body(lease, connection, stream, this, trace, context.stats(), onSettled,
+                bodyEndedEmpty);
         return new ResponseBody(body);
     }
 
