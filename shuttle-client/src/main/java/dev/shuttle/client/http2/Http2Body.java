@@ -10,12 +10,15 @@ import dev.shuttle.client.pool.Lease;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * An HTTP/2 response body: reads what the connection's reader put in the stream, handing the flow-control credit
  * back as the caller consumes it. Releases the stream's lease exactly once.
  *
- * <p>Lifecycle (guarded by the connection's lock, like the stream):
+ * <p>Lifecycle (guarded by the connection's lock, like the stream; the read after the end and the close of a body
+ * read to its end need no lock, see {@link #state}):
  * <pre>
  *   OPEN --read reaches END_STREAM: lease released--> ENDED --close--> CLOSED   (COMPLETE)
  *   OPEN --read fails (reset, connection lost, timeout): lease released--> FAILED --close--> CLOSED (ABANDONED_ERROR)
@@ -40,8 +43,20 @@ final class Http2Body implements BodySource {
     private final StatsRecorder stats;
     private final Runnable onSettled;
 
-    /** Guarded by the connection's lock. */
-    private State state = State.OPEN;
+    /**
+     * Written under the connection's lock, except ENDED to CLOSED, which {@link #close} does by compare-and-set
+     * without it: once ENDED nothing else changes, so a read may see ENDED without the lock, and so may a close.
+     */
+    private volatile State state = State.OPEN;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Http2Body.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Guarded by the connection's lock. */
     private long bytesRead;
     /** Guarded by the connection's lock: the failure later reads rethrow. */
@@ -78,6 +93,9 @@ final class Http2Body implements BodySource {
      * many, or -1 at the end.
      */
     private int transfer(byte[] b, int off, int len) throws IOException {
+        if (state == State.ENDED) {
+            return -1; // the read after the last bytes: no lock needed
+        }
         int n = -1;
         boolean ended = false;
         boolean failed = false;
@@ -169,6 +187,13 @@ final class Http2Body implements BodySource {
 
     /** @param leaked the request's name when the leak guard closes it, else null */
     private void closeBody(String leaked) {
+        if (state == State.ENDED && STATE.compareAndSet(this, State.ENDED, State.CLOSED)) {
+            // Read to its end (the common close): nothing to drop or reset, no read waits; bytesRead was written
+            // before ENDED and never changes after it.
+            stats.drain(DrainOutcome.COMPLETE, 0);
+            trace.bodyClosed(bytesRead, DrainOutcome.COMPLETE, 0);
+            return;
+        }
         State was;
         long discarded = 0;
         DrainOutcome outcome;
@@ -176,10 +201,9 @@ final class Http2Body implements BodySource {
         connection.lock.lock();
         try {
             was = state;
-            if (was == State.CLOSED) {
-                return;
+            if (was == State.CLOSED || !STATE.compareAndSet(this, was, State.CLOSED)) {
+                return; // closed already, or just now without the lock
             }
-            state = State.CLOSED;
             read = bytesRead;
             outcome = switch (was) {
                 case ENDED -> DrainOutcome.COMPLETE;
@@ -244,14 +268,10 @@ final class Http2Body implements BodySource {
         }
     }
 
+    /** Set by the reader with the head, under the lock the exchange took the head with; never changes after. */
     @Override
     public long declaredLength() {
-        connection.lock.lock();
-        try {
-            return stream.declaredLength;
-        } finally {
-            connection.lock.unlock();
-        }
+        return stream.declaredLength;
     }
 
     @Override

@@ -48,7 +48,7 @@ final class Http2Stream {
     long received;
     /** END_STREAM arrived (after the head, body and trailers). */
     boolean remoteEnd;
-    /** The head's content-length the body must match, or -1. */
+    /** The head's content-length the body must match, or -1. Set with the head; the body reads it without the lock. */
     long declaredLength = -1;
     /** A HEAD request: the response has no body whatever its head says. */
     boolean noBody;
