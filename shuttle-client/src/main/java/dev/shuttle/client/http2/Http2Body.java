@@ -10,12 +10,15 @@ import dev.shuttle.client.pool.Lease;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * An HTTP/2 response body: reads what the connection's reader put in the stream, handing the flow-control credit
  * back as the caller consumes it. Releases the stream's lease exactly once.
  *
- * <p>Lifecycle (guarded by the connection's lock, like the stream):
+ * <p>Lifecycle (guarded by the connection's lock, like the stream; the read after the end and the close of a body
+ * read to its end need no lock, see {@link #state}):
  * <pre>
  *   OPEN --read reaches END_STREAM: lease released--> ENDED --close--> CLOSED   (COMPLETE)
  *   OPEN --read fails (reset, connection lost, timeout): lease released--> FAILED --close--> CLOSED (ABANDONED_ERROR)
@@ -40,16 +43,32 @@ final class Http2Body implements BodySource {
     private final StatsRecorder stats;
     private final Runnable onSettled;
 
-    /** Guarded by the connection's lock. */
-    private State state = State.OPEN;
+    /**
+     * Written under the connection's lock, except ENDED to CLOSED, which {@link #close} does by compare-and-set
+     * without it: once ENDED nothing else changes, so a read may see ENDED without the lock, and so may a close.
+     */
+    private volatile State state = State.OPEN;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Http2Body.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Guarded by the connection's lock. */
     private long bytesRead;
     /** Guarded by the connection's lock: the failure later reads rethrow. */
     private IOException failure;
     private volatile boolean closeCalled;
 
+    /**
+     * @param endedEmpty the stream had ended with no body byte when the head was taken (seen under the connection's
+     *                   lock then; it cannot change back), so the body starts ENDED
+     */
     Http2Body(Lease lease, Http2Connection connection, Http2Stream stream, Http2Exchange exchange, ClientTrace trace,
-              StatsRecorder stats, Runnable onSettled) {
+              StatsRecorder stats, Runnable onSettled, boolean endedEmpty) {
         this.lease = lease;
         this.connection = connection;
         this.stream = stream;
@@ -57,23 +76,26 @@ final class Http2Body implements BodySource {
         this.trace = trace;
         this.stats = stats;
         this.onSettled = onSettled;
-        boolean empty;
-        connection.lock.lock();
-        try {
-            empty = stream.remoteEnd && stream.buffered == 0;
-            if (empty) {
-                state = State.ENDED;
-            }
-        } finally {
-            connection.lock.unlock();
-        }
-        if (empty) {
+        if (endedEmpty) {
+            state = State.ENDED; // no other thread knows this body yet
             settle(true); // no body (HEAD, 204, 304, END_STREAM on the head): the stream is free at once
         }
     }
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
+        return transfer(b, off, len);
+    }
+
+    /**
+     * Reads up to {@code len} bytes into {@code b}, or with {@code b} null drops up to {@code len} of them (for
+     * {@link #skipToEnd}: the chunks go straight back, nothing is copied); waits while none has arrived. Returns how
+     * many, or -1 at the end.
+     */
+    private int transfer(byte[] b, int off, int len) throws IOException {
+        if (state == State.ENDED) {
+            return -1; // the read after the last bytes: no lock needed
+        }
         int n = -1;
         boolean ended = false;
         boolean failed = false;
@@ -90,7 +112,8 @@ final class Http2Body implements BodySource {
                     return -1;
                 }
                 if (stream.buffered > 0) {
-                    n = stream.take(b, off, len);
+                    n = b != null ? stream.take(b, off, len, connection.chunks)
+                            : stream.skip(len, connection.chunks);
                     bytesRead += n;
                     connection.consumedLocked(stream, n);
                     if (stream.buffered == 0 && stream.remoteEnd) {
@@ -151,9 +174,8 @@ final class Http2Body implements BodySource {
 
     @Override
     public void skipToEnd() throws IOException {
-        byte[] scratch = new byte[8192];
-        while (read(scratch, 0, scratch.length) >= 0) {
-            // discard
+        while (transfer(null, 0, Integer.MAX_VALUE) >= 0) {
+            // dropped, credit returned as for bytes read
         }
     }
 
@@ -165,6 +187,13 @@ final class Http2Body implements BodySource {
 
     /** @param leaked the request's name when the leak guard closes it, else null */
     private void closeBody(String leaked) {
+        if (state == State.ENDED && STATE.compareAndSet(this, State.ENDED, State.CLOSED)) {
+            // Read to its end (the common close): nothing to drop or reset, no read waits; bytesRead was written
+            // before ENDED and never changes after it.
+            stats.drain(DrainOutcome.COMPLETE, 0);
+            trace.bodyClosed(bytesRead, DrainOutcome.COMPLETE, 0);
+            return;
+        }
         State was;
         long discarded = 0;
         DrainOutcome outcome;
@@ -172,10 +201,9 @@ final class Http2Body implements BodySource {
         connection.lock.lock();
         try {
             was = state;
-            if (was == State.CLOSED) {
-                return;
+            if (was == State.CLOSED || !STATE.compareAndSet(this, was, State.CLOSED)) {
+                return; // closed already, or just now without the lock
             }
-            state = State.CLOSED;
             read = bytesRead;
             outcome = switch (was) {
                 case ENDED -> DrainOutcome.COMPLETE;
@@ -184,7 +212,7 @@ final class Http2Body implements BodySource {
                         ? DrainOutcome.REUSED_INLINE : DrainOutcome.RESET_STREAM;
             };
             if (was == State.OPEN) {
-                discarded = stream.discard();
+                discarded = stream.discard(connection.chunks);
                 connection.consumedLocked(stream, discarded);
                 if (outcome == DrainOutcome.RESET_STREAM) {
                     connection.resetLocked(stream, Http2ErrorCode.CANCEL,
@@ -240,14 +268,10 @@ final class Http2Body implements BodySource {
         }
     }
 
+    /** Set by the reader with the head, under the lock the exchange took the head with; never changes after. */
     @Override
     public long declaredLength() {
-        connection.lock.lock();
-        try {
-            return stream.declaredLength;
-        } finally {
-            connection.lock.unlock();
-        }
+        return stream.declaredLength;
     }
 
     @Override

@@ -69,6 +69,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     private final long id;
     private final Origin origin;
+    /** {@code origin.authority()}, made once: every request's {@code :authority}. */
+    private final String authority;
     final Transport transport;
     final BufferPool buffers;
     private final ReadinessWatcher watcher;
@@ -102,6 +104,10 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     Http2Settings peerSettings = Http2Settings.DEFAULTS;
     /** What the server lets us send on the connection. */
     final Http2Window sendWindow = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    /** The deadlines of callers waiting on streams. */
+    final WaitDeadlines deadlines;
+    /** Chunks for received body bytes; emptied and not refilled while parked or closed. */
+    final ChunkPool chunks = new ChunkPool();
     /** What we let the server send on the connection. */
     final Http2Window receiveWindow;
     final WindowUpdatePolicy receivePolicy;
@@ -124,12 +130,14 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                            LongSupplier clock, Http2Options options) {
         this.id = id;
         this.origin = origin;
+        this.authority = origin.authority();
         this.transport = transport;
         this.buffers = buffers;
         this.watcher = watcher;
         this.clock = clock;
         this.options = options;
         this.writer = new Http2Writer(this, lock, transport, buffers);
+        this.deadlines = new WaitDeadlines(lock, clock);
         this.reader = new Http2Reader(this);
         // The writer thread writes while a reader reads. A non-blocking read (a reader woken by readiness) must then
         // not switch the channel's blocking mode: a write starting meanwhile failed with IllegalBlockingModeException
@@ -172,6 +180,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     @Override
     public Origin origin() {
         return origin;
+    }
+
+    /** The {@code :authority} of requests to {@link #origin()}. */
+    String authority() {
+        return authority;
     }
 
     @Override
@@ -289,6 +302,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     }
                     if (back) {
                         io = Io.ACTIVE; // ours again: no reader runs; one is started below
+                        chunks.retain();
                         ioChanged.signalAll();
                         writer.resumeLocked(); // credit queued while parked leaves before the HEADERS
                     } // else the watcher handed it to onWake, which makes it ACTIVE with a reader
@@ -328,7 +342,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         stream.receivePolicy = new WindowUpdatePolicy(options.streamWindow());
         streams.put(stream.id, stream);
         awaitingServer++;
-        stream.changed.signalAll();
+        stream.sendSideChanged(); // a body waits for the id
         return true;
     }
 
@@ -338,6 +352,16 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         queuedStreams--;
         failStreamLocked(stream, failure != null ? failure
                 : new IOException("HTTP/2 connection to " + origin + " closed before the request was sent"), true);
+    }
+
+    /**
+     * Whether the writer thread, its queue empty, may wait for more frames rather than end: while the reader runs
+     * (streams are open, or it lingers before parking). It is dismissed when the reader stops or the connection
+     * fails.
+     */
+    boolean writerMayWaitLocked() {
+        assert lock.isHeldByCurrentThread();
+        return io == Io.ACTIVE && readerRunning;
     }
 
     /** Whether the writer may use the channel: only while ACTIVE (else the watcher holds it, or it is closed). */
@@ -363,7 +387,12 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     return n;
                 }
             }
-            stream.changed.await();
+            stream.sendWaiting = true;
+            try {
+                stream.changed.await();
+            } finally {
+                stream.sendWaiting = false;
+            }
         }
     }
 
@@ -411,7 +440,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             for (Http2Stream stream : ended) {
                 stream.endWritten = true;
                 closeIfDoneLocked(stream);
-                stream.changed.signalAll();
+                stream.sendSideChanged();
             }
         } finally {
             lock.unlock();
@@ -468,7 +497,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             stream.failure = cause;
             stream.unprocessed = unprocessed;
         }
-        long dropped = stream.discard();
+        long dropped = stream.discard(chunks);
         consumedLocked(null, dropped);
         closeLocked(stream);
     }
@@ -485,14 +514,21 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         closeLocked(stream);
     }
 
-    /** Removes a stream whose both ends are done. */
+    /**
+     * Removes a stream whose both ends are done. Does not signal it: whoever completed it signals what its caller
+     * waits for (the reader the end of the response, the writer END_STREAM written).
+     */
     void closeIfDoneLocked(Http2Stream stream) {
         if (stream.remoteEnd && stream.endWritten && !stream.isClosed()) {
-            closeLocked(stream);
+            closeLocked(stream, false);
         }
     }
 
     private void closeLocked(Http2Stream stream) {
+        closeLocked(stream, true);
+    }
+
+    private void closeLocked(Http2Stream stream, boolean signal) {
         if (stream.state == Http2Stream.State.OPEN && !stream.remoteEnd) {
             awaitingServer--;
         }
@@ -500,7 +536,9 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         if (stream.id != 0) {
             streams.remove(stream.id);
         }
-        stream.changed.signalAll();
+        if (signal) {
+            stream.changed.signalAll();
+        }
         wakeQuietReaderLocked();
     }
 
@@ -547,6 +585,14 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     List<Http2Stream> streamsLocked() {
         return new ArrayList<>(streams.values());
+    }
+
+    /** The connection's send window grew: wakes the callers waiting for credit (lock held). */
+    void sendSideChangedLocked() {
+        assert lock.isHeldByCurrentThread();
+        for (Http2Stream stream : streams.values()) {
+            stream.sendSideChanged();
+        }
     }
 
     int peerMaxFrameSizeLocked() {
@@ -623,7 +669,9 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                         new GoAwayFrame(Math.max(0, nextStreamId - 2) & ~1, goAway, ""), true));
             }
             io = Io.CLOSED;
+            chunks.release();
             ioChanged.signalAll();
+            writer.dismissLocked(); // a writer waiting for frames (a GOAWAY queued above woke it: it writes that)
         } finally {
             lock.unlock();
         }
@@ -674,6 +722,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                 return false;
             }
             readerRunning = false;
+            writer.dismissLocked(); // it waited for frames while the reader ran
             park = parkableLocked();
         } finally {
             lock.unlock();
@@ -696,6 +745,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private boolean parkableLocked() {
         if (io == Io.ACTIVE && !readerRunning && !writer.isRunningLocked() && quietLocked() && streams.isEmpty()) {
             io = Io.PARKING;
+            chunks.release(); // an idle connection holds no buffer
             return true;
         }
         return false;
@@ -763,6 +813,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                 return; // closed meanwhile: whoever closed it closes the channel
             }
             io = Io.ACTIVE;
+            chunks.retain();
             ioChanged.signalAll();
             if (reason == ReadinessWatcher.Wake.SHUTDOWN || reason == ReadinessWatcher.Wake.FAILED) {
                 readerRunning = false;

@@ -33,6 +33,8 @@ import java.util.function.LongSupplier;
  */
 final class Http2Exchange implements ExchangeCodec {
     private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
+    /** One stream in this many on a reused connection samples its round trip for the cost model. */
+    static final int ROUND_TRIP_SAMPLING = 16;
 
     private final Lease lease;
     private final Http2Connection connection;
@@ -46,6 +48,8 @@ final class Http2Exchange implements ExchangeCodec {
     private boolean responseStarted;
     /** The stream's id, read under the lock with the head. Owned by the calling thread. */
     private int streamId;
+    /** The head came with END_STREAM and no body byte: the body is over before it opens. Calling thread. */
+    private boolean bodyEndedEmpty;
     /** Request body bytes queued so far, for the message of a stalled upload. */
     private long bodyBytesSent;
     /** Why the exchange was aborted (call timeout), possibly refined with what it was waiting for. */
@@ -77,7 +81,9 @@ final class Http2Exchange implements ExchangeCodec {
                     out.finish(body.contentLength());
                 }
             }
-            awaitEndWritten();
+            if (trace != ClientTrace.NONE) {
+                awaitEndWritten(); // wroteRequest must come after the write; without a trace, go on to the head
+            }
         } catch (IOException e) {
             trace.wroteRequest(e);
             throw e;
@@ -87,24 +93,48 @@ final class Http2Exchange implements ExchangeCodec {
         return new ResponseStart(head.status(), "", HttpVersion.HTTP_2, head.headers(), streamId);
     }
 
-    /** The request's fields: pseudo-headers, the caller's fields, user-agent, content-length. */
+    /**
+     * The request's fields: pseudo-headers, the caller's fields, user-agent, content-length. The two added fields go
+     * straight onto the end of the list (lower case, as {@link Http2Fields} would make them) rather than through a
+     * copy of the caller's headers; only a request with a {@code Connection} field, which may name them, takes the
+     * long way.
+     */
     private List<String> fields(BodyPublisher body) {
         Headers given = request.headers();
-        Headers.Builder headers = given.toBuilder();
-        if (settings.userAgent() != null && !given.contains("User-Agent")) {
-            headers.add("user-agent", settings.userAgent());
-        }
-        long length = body.contentLength();
+        String userAgent = settings.userAgent() != null && !given.contains("User-Agent") ? settings.userAgent() : null;
+        String contentLength = null;
         if (body == BodyPublisher.none()) {
             if (BODY_METHODS.contains(request.method())) {
-                headers.add("content-length", "0");
+                contentLength = "0";
             }
-        } else if (length >= 0) {
-            headers.add("content-length", Long.toString(length));
+        } else if (body.contentLength() >= 0) {
+            contentLength = Long.toString(body.contentLength());
         }
-        Http2RequestHead head = new Http2RequestHead(request.method(), request.origin().scheme(),
-                request.origin().authority(), request.target(), headers.build());
-        List<String> fields = Http2Fields.request(head);
+        String authority = request.origin().equals(connection.origin()) ? connection.authority()
+                : request.origin().authority();
+        List<String> fields;
+        if (given.contains("Connection")) {
+            Headers.Builder headers = given.toBuilder();
+            if (userAgent != null) {
+                headers.add("user-agent", userAgent);
+            }
+            if (contentLength != null) {
+                headers.add("content-length", contentLength);
+            }
+            fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
+                    authority, request.target(), headers.build()));
+        } else {
+            fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
+                    authority, request.target(), given));
+            if (userAgent != null) {
+                fields.add("user-agent");
+                fields.add(trimmed(userAgent));
+            }
+            if (contentLength != null) {
+                fields.add("content-length");
+                fields.add(contentLength);
+            }
+        }
         for (String text : fields) {
             for (int i = 0; i < text.length(); i++) {
                 if (text.charAt(i) > 0xff) {
@@ -115,16 +145,38 @@ final class Http2Exchange implements ExchangeCodec {
         return fields;
     }
 
+    /** Without leading and trailing spaces and tabs, which HTTP/2 forbids (as {@link Http2Fields} trims). */
+    private static String trimmed(String value) {
+        int start = 0;
+        int end = value.length();
+        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return start == 0 && end == value.length() ? value : value.substring(start, end);
+    }
+
     void bodyBytesQueued(int n) {
         bodyBytesSent += n;
     }
 
-    /** Waits until the frame with END_STREAM left (or the stream ended otherwise). */
+    /**
+     * Waits until the frame with END_STREAM left (or the stream ended otherwise), for the trace's
+     * {@code wroteRequest}. That costs the caller a wake-up, so only traced calls wait: the others wait for the head
+     * at once, which cannot come before the request left, and a stream that fails before it left fails that wait.
+     */
     private void awaitEndWritten() throws IOException {
         connection.lock.lock();
         try {
             while (!stream.endWritten && stream.failure == null && !stream.isClosed()) {
-                await(Deadline.NONE, null);
+                stream.sendWaiting = true;
+                try {
+                    await(Deadline.NONE, null);
+                } finally {
+                    stream.sendWaiting = false;
+                }
             }
             if (stream.failure != null) {
                 throw failure();
@@ -138,16 +190,19 @@ final class Http2Exchange implements ExchangeCodec {
         Duration headerTimeout = settings.responseHeaderTimeout();
         long headDeadline = headerTimeout == null ? Deadline.NONE
                 : Deadline.after(clock.getAsLong(), headerTimeout.toNanos());
+        Http2ResponseHead head;
         connection.lock.lock();
         try {
             while (true) {
-                if (!responseStarted && (stream.head != null || stream.interimHeads > 0)) {
+                if (!responseStarted && stream.interimHeads > 0 && stream.head == null) {
                     responseStarted = true;
-                    firstByte(writeStart);
+                    firstByte(writeStart, stream.id); // an interim head: now, while the final one is awaited
                 }
                 if (stream.head != null) {
                     streamId = stream.id;
-                    return stream.head;
+                    bodyEndedEmpty = stream.remoteEnd && stream.buffered == 0; // stays so: nothing comes after
+                    head = stream.head;
+                    break;
                 }
                 if (stream.failure != null) {
                     throw failure();
@@ -160,31 +215,40 @@ final class Http2Exchange implements ExchangeCodec {
         } finally {
             connection.lock.unlock();
         }
+        if (!responseStarted) {
+            responseStarted = true;
+            firstByte(writeStart, streamId); // outside the connection's lock: a trace hook and the cost model's lock
+        }
+        return head;
     }
 
     /**
      * One wait on the stream's condition (lock held), bounded by {@code deadline} and the read timeout. Expiry or an
-     * interrupt resets the stream and throws.
+     * interrupt resets the stream and throws. The wait itself is untimed: the connection's {@link WaitDeadlines}
+     * wakes it when the deadline passes (a timed park per wait costs the JDK's delay scheduler two wake-ups).
      */
     void await(long deadline, HttpTimeoutException.Kind kind) throws IOException {
         long readNanos = settings.readTimeout() == null ? Deadline.NONE : settings.readTimeout().toNanos();
         long now = clock.getAsLong();
-        long wait = Math.min(readNanos, deadline == Deadline.NONE ? Deadline.NONE : deadline - now);
-        try {
-            if (wait == Deadline.NONE) {
+        long readDeadline = Deadline.after(now, readNanos);
+        long until = Math.min(readDeadline, deadline);
+        if (until > now) {
+            connection.deadlines.addLocked(stream, until, now, context.scheduler());
+            try {
                 stream.changed.await();
-                return;
+            } catch (InterruptedException e) {
+                InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
+                connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+                Thread.currentThread().interrupt();
+                throw interrupted;
+            } finally {
+                connection.deadlines.removeLocked(stream);
             }
-            if (wait > 0 && stream.changed.awaitNanos(wait) > 0) {
-                return;
+            if (until == Deadline.NONE || clock.getAsLong() < until) {
+                return; // woken before the deadline: the caller looks again
             }
-        } catch (InterruptedException e) {
-            InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
-            Thread.currentThread().interrupt();
-            throw interrupted;
         }
-        if (wait == readNanos && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
+        if (until == readDeadline && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
             HttpTimeoutException timeout = new HttpTimeoutException(HttpTimeoutException.Kind.READ,
                     "no response byte for " + settings.readTimeout().toMillis() + " ms");
             connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
@@ -203,19 +267,26 @@ final class Http2Exchange implements ExchangeCodec {
         return reason != null ? reason : stream.failure;
     }
 
-    private void firstByte(long writeStart) {
+    /**
+     * The first response byte: the trace, and a sample for the origin's cost model. On a reused connection only one
+     * stream in {@link #ROUND_TRIP_SAMPLING} reports its round trip: every exchange of the origin competes for the
+     * model's lock (a third of the lock releases on a busy connection were these), while the model keeps the median
+     * of just the last nine samples, which HTTP/1.1's hand-off rule uses; an HTTP/2 origin's requests never consult
+     * it.
+     */
+    private void firstByte(long writeStart, int id) {
         trace.gotFirstResponseByte();
-        long now = clock.getAsLong();
         if (lease.freshFromDial()) {
-            lease.costs().recordFreshFirstByte(now - lease.dialStartNanos());
-        } else if (lease.reused()) {
-            lease.costs().recordReusedFirstByte(now - writeStart);
+            lease.costs().recordFreshFirstByte(clock.getAsLong() - lease.dialStartNanos());
+        } else if (lease.reused() && (id >>> 1) % ROUND_TRIP_SAMPLING == 0) {
+            lease.costs().recordReusedFirstByte(clock.getAsLong() - writeStart);
         }
     }
 
     @Override
     public ResponseBody openBody(ResponseStart head, Runnable onSettled) {
-        Http2Body body = new Http2Body(lease, connection, stream, this, trace, context.stats(), onSettled);
+        Http2Body body = new Http2Body(lease, connection, stream, this, trace, context.stats(), onSettled,
+                bodyEndedEmpty);
         return new ResponseBody(body);
     }
 

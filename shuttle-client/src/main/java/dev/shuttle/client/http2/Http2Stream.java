@@ -33,17 +33,22 @@ final class Http2Stream {
     Http2ResponseHead head;
     /** Interim (1xx) heads seen: the first byte of the response arrived even without a final head. */
     int interimHeads;
-    /** Received body bytes not yet read, oldest first; each array is owned by this queue. */
-    final ArrayDeque<byte[]> inbound = new ArrayDeque<>(2);
+    /**
+     * Received body bytes not yet read, in chunks of the connection's {@link ChunkPool}, oldest first; all but the
+     * last are full. Null until the first DATA.
+     */
+    private ArrayDeque<byte[]> inbound;
     /** Offset of the first unread byte in {@code inbound.peekFirst()}. */
-    int inboundOffset;
+    private int readOffset;
+    /** Bytes used in {@code inbound.peekLast()}. */
+    private int writeOffset;
     /** Bytes in {@code inbound} not yet read. */
     long buffered;
     /** Body bytes received in all. */
     long received;
     /** END_STREAM arrived (after the head, body and trailers). */
     boolean remoteEnd;
-    /** The head's content-length the body must match, or -1. */
+    /** The head's content-length the body must match, or -1. Set with the head; the body reads it without the lock. */
     long declaredLength = -1;
     /** A HEAD request: the response has no body whatever its head says. */
     boolean noBody;
@@ -52,8 +57,23 @@ final class Http2Stream {
 
     /** The frame with END_STREAM was handed to the socket by the writer. */
     boolean endWritten;
+    /**
+     * The caller waits on {@link #changed} for something on the sending side: the stream's id, send credit, or its
+     * END_STREAM written. Those events signal only then, so a caller waiting for its response is not woken by them.
+     */
+    boolean sendWaiting;
     /** We sent (or queued) END_STREAM. */
     boolean localEnd;
+
+    /** The reader changed this stream and signals {@link #changed} once it has handled what it read. */
+    boolean wakePending;
+    /** The caller's wait on {@link #changed} has a deadline and is in the connection's {@link WaitDeadlines}. */
+    boolean waitListed;
+    /** That wait's deadline. */
+    long waitDeadline;
+    /** Neighbours in {@link WaitDeadlines}' list. */
+    Http2Stream waitPrev;
+    Http2Stream waitNext;
 
     /** Why the stream ended abnormally (peer reset, connection failure, our abort), or null. */
     IOException failure;
@@ -70,33 +90,85 @@ final class Http2Stream {
         this.changed = changed;
     }
 
+    /** Something the sending side may wait for happened: wakes the caller if it waits for that (lock held). */
+    void sendSideChanged() {
+        if (sendWaiting) {
+            changed.signalAll();
+        }
+    }
+
     boolean isClosed() {
         return state == State.CLOSED;
     }
 
-    /** Copies up to {@code len} unread bytes into {@code b}; returns how many (0 when none are buffered). */
-    int take(byte[] b, int off, int len) {
+    /** Keeps {@code len} received body bytes from {@code src}, copied into chunks taken from {@code pool}. */
+    void append(byte[] src, int off, int len, ChunkPool pool) {
+        if (inbound == null) {
+            inbound = new ArrayDeque<>(4);
+        }
+        buffered += len;
+        while (len > 0) {
+            if (inbound.isEmpty() || writeOffset == ChunkPool.CHUNK_BYTES) {
+                inbound.addLast(pool.take());
+                writeOffset = 0;
+            }
+            int n = Math.min(len, ChunkPool.CHUNK_BYTES - writeOffset);
+            System.arraycopy(src, off, inbound.peekLast(), writeOffset, n);
+            writeOffset += n;
+            off += n;
+            len -= n;
+        }
+    }
+
+    /**
+     * Copies up to {@code len} unread bytes into {@code b}, giving each chunk read to its end back to {@code pool};
+     * returns how many (0 when none are buffered).
+     */
+    int take(byte[] b, int off, int len, ChunkPool pool) {
         int copied = 0;
-        while (copied < len && !inbound.isEmpty()) {
+        while (copied < len && buffered > 0) {
             byte[] chunk = inbound.peekFirst();
-            int n = Math.min(len - copied, chunk.length - inboundOffset);
-            System.arraycopy(chunk, inboundOffset, b, off + copied, n);
+            int end = inbound.size() == 1 ? writeOffset : ChunkPool.CHUNK_BYTES;
+            int n = Math.min(len - copied, end - readOffset);
+            System.arraycopy(chunk, readOffset, b, off + copied, n);
             copied += n;
-            inboundOffset += n;
-            if (inboundOffset == chunk.length) {
+            readOffset += n;
+            buffered -= n;
+            if (readOffset == end) {
                 inbound.pollFirst();
-                inboundOffset = 0;
+                pool.give(chunk);
+                readOffset = 0;
             }
         }
-        buffered -= copied;
         return copied;
     }
 
-    /** Drops every unread byte; returns how many there were. */
-    long discard() {
+    /** As {@link #take} without copying: drops up to {@code len} unread bytes; returns how many. */
+    int skip(int len, ChunkPool pool) {
+        int skipped = 0;
+        while (skipped < len && buffered > 0) {
+            int end = inbound.size() == 1 ? writeOffset : ChunkPool.CHUNK_BYTES;
+            int n = Math.min(len - skipped, end - readOffset);
+            skipped += n;
+            readOffset += n;
+            buffered -= n;
+            if (readOffset == end) {
+                pool.give(inbound.pollFirst());
+                readOffset = 0;
+            }
+        }
+        return skipped;
+    }
+
+    /** Drops every unread byte, giving the chunks back to {@code pool}; returns how many bytes there were. */
+    long discard(ChunkPool pool) {
         long dropped = buffered;
-        inbound.clear();
-        inboundOffset = 0;
+        if (inbound != null) {
+            for (byte[] chunk; (chunk = inbound.pollFirst()) != null; ) {
+                pool.give(chunk);
+            }
+        }
+        readOffset = 0;
         buffered = 0;
         return dropped;
     }

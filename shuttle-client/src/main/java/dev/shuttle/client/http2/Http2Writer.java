@@ -17,8 +17,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one thread that writes a connection's socket. Callers and the reader only queue frames ({@link #enqueue});
- * a virtual thread started on demand writes them in order, batching small frames into one socket write, and ends
- * as soon as the queue is empty, so an idle connection has no writer thread.
+ * a virtual thread started on demand writes them in order, batching small frames into one socket write. While the
+ * connection's reader runs, the writer waits for more frames when its queue is empty (one signal per batch instead
+ * of a thread start); it ends once the reader stops or the connection fails ({@link #dismissLocked}), so an idle
+ * connection has no writer thread.
  *
  * <p>Why a thread of its own rather than the callers writing under a lock: a caller's thread can be interrupted, and
  * an interrupt during blocking channel I/O closes the channel, which on HTTP/2 would cost every stream of the
@@ -72,8 +74,17 @@ final class Http2Writer {
     private int queuedData;
     /** Guarded by lock: signalled when queued DATA was written (room for more). */
     private final Condition room;
-    /** Guarded by lock: whether the writer thread exists. */
+    /** Guarded by lock: whether the writer thread exists (and is the current one: see {@link #generation}). */
     private boolean running;
+    /** Guarded by lock: the writer thread waits on {@link #work} for frames. */
+    private boolean waiting;
+    /** Guarded by lock: signalled when frames are queued for a waiting writer, or when it is dismissed. */
+    private final Condition work;
+    /**
+     * Guarded by lock: counts dismissals. A dismissed writer may still be waking up when the next one starts; it
+     * sees the count changed and ends without touching the encoder or the queue.
+     */
+    private long generation;
     /** Tests only; null otherwise. */
     private volatile Runnable beforeWrite;
 
@@ -83,6 +94,7 @@ final class Http2Writer {
         this.transport = transport;
         this.buffers = buffers;
         this.room = lock.newCondition();
+        this.work = lock.newCondition();
     }
 
     /**
@@ -98,7 +110,12 @@ final class Http2Writer {
         if (item instanceof DataOut data) {
             queuedData += data.payload().remaining();
         }
-        resumeLocked();
+        if (waiting) {
+            waiting = false; // one signal for everything queued until it runs
+            work.signal();
+        } else {
+            resumeLocked();
+        }
     }
 
     /** Starts the writer thread if frames wait, none runs, and the connection owns its channel (ACTIVE). */
@@ -122,7 +139,26 @@ final class Http2Writer {
         return running;
     }
 
-    /** The writer thread: drains the queue, then ends (and lets the connection park if nothing else runs). */
+    /**
+     * Ends a writer that waits for frames with nothing queued (the reader stopped, or the connection failed): it no
+     * longer counts as running, and its thread ends as soon as it wakes. Returns whether there was one.
+     */
+    boolean dismissLocked() {
+        assert lock.isHeldByCurrentThread();
+        if (!running || !waiting) {
+            return false; // none, or busy: it sees for itself that it may not wait when its queue is empty
+        }
+        running = false;
+        waiting = false;
+        generation++;
+        work.signal();
+        return true;
+    }
+
+    /**
+     * The writer thread: drains the queue; then waits for more while the reader runs, or ends (and lets the
+     * connection park if nothing else runs).
+     */
     private void run() {
         ByteBuffer out = buffers.acquire();
         List<Http2Stream> ended = new ArrayList<>();
@@ -135,6 +171,16 @@ final class Http2Writer {
                 try {
                     item = queue.poll();
                     if (item == null && out.position() == 0 && ended.isEmpty()) {
+                        if (connection.writerMayWaitLocked()) {
+                            long dismissals = generation;
+                            waiting = true;
+                            work.awaitUninterruptibly(); // never interrupted; enqueue or dismissal signals
+                            if (generation != dismissals) {
+                                return; // dismissed: no longer the connection's writer
+                            }
+                            waiting = false;
+                            continue;
+                        }
                         running = false;
                         connection.writerStoppedLocked();
                         return;
@@ -200,6 +246,15 @@ final class Http2Writer {
         switch (item) {
             case HeadersOut headers -> {
                 int blockBound = HpackEncoder.maxEncodedLength(headers.fields());
+                if (blockBound <= maxFrameSize && Http2Frame.HEADER_LENGTH + blockBound <= out.capacity()) {
+                    ensureRoom(out, Http2Frame.HEADER_LENGTH + blockBound, ended);
+                    encodeInPlace(headers, out);
+                    if (headers.endStream()) {
+                        ended.add(headers.stream());
+                    }
+                    return out;
+                }
+                // A block that may need CONTINUATION frames, or more room than the write buffer has: on its own.
                 ByteBuffer block = ByteBuffer.allocate(blockBound);
                 encoder.encode(headers.fields(), block);
                 block.flip();
@@ -262,6 +317,22 @@ final class Http2Writer {
             case TableSizeOut size -> encoder.peerMaxTableSize(size.headerTableSize());
         }
         return out;
+    }
+
+    /**
+     * Encodes a field block that surely fits one frame straight into {@code out}, behind room left for the frame
+     * header, which is written once the block's length is known: no block buffer per request, no copy.
+     */
+    private void encodeInPlace(HeadersOut headers, ByteBuffer out) {
+        int start = out.position();
+        out.position(start + Http2Frame.HEADER_LENGTH);
+        encoder.encode(headers.fields(), out);
+        int end = out.position();
+        out.position(start);
+        Http2FrameWriter.writeFrameHeader(out, end - start - Http2Frame.HEADER_LENGTH, Http2Frame.TYPE_HEADERS,
+                Http2Frame.FLAG_END_HEADERS | (headers.endStream() ? Http2Frame.FLAG_END_STREAM : 0),
+                headers.stream().id);
+        out.position(end);
     }
 
     private void ensureRoom(ByteBuffer out, int length, List<Http2Stream> ended) throws IOException {

@@ -178,8 +178,10 @@ class Http2FaultsTest {
         PingFrame ping = conn.expect(PingFrame.class);
         assertThat(ping.ack()).isFalse();
         Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
-        // By exact name: readers of other tests' connections may still be ending in this JVM.
-        assertThat(ThreadDump.named("shuttle-h2-reader-")).doesNotContain("shuttle-h2-reader-" + connection.id());
+        // By exact name: readers of other tests' connections may still be ending in this JVM. Awaited: the thread
+        // that parked the connection ends just after.
+        Await.until("no reader thread", () -> !ThreadDump.named("shuttle-h2-reader-")
+                .contains("shuttle-h2-reader-" + connection.id()));
         assertThat(client.stats().connectionsOpened()).isEqualTo(1);
         ClientInternals.awaitSettled(client);
     }
@@ -231,9 +233,14 @@ class Http2FaultsTest {
         Http2Connection connection = onlyConnection();
         Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED);
         assertThat(connection.hasThreads()).isFalse();
-        // By exact name: readers and writers of other tests' connections may still be ending in this JVM.
-        assertThat(ThreadDump.named("shuttle-h2-reader-")).doesNotContain("shuttle-h2-reader-" + connection.id());
-        assertThat(ThreadDump.named("shuttle-h2-writer-")).doesNotContain("shuttle-h2-writer-" + connection.id());
+        // By exact name: readers and writers of other tests' connections may still be ending in this JVM. Awaited:
+        // the reader that parked the connection, and the writer it dismissed, end just after.
+        Await.until("no reader or writer thread", () -> {
+            List<String> threads = ThreadDump.named("shuttle-h2-");
+            return !threads.contains("shuttle-h2-reader-" + connection.id())
+                    && !threads.contains("shuttle-h2-writer-" + connection.id());
+        });
+        assertThat(connection.chunks.free()).as("no body chunks kept while parked").isZero();
 
         conn.send(new PingFrame(42, false));
         PingFrame ack = conn.expect(PingFrame.class);

@@ -241,7 +241,8 @@ class JettyInteropTest {
             Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED);
             assertThat(connection.hasThreads()).isFalse();
             assertThat(((TlsTransport) connection.transport).holdsBuffers()).isFalse();
-            assertThat(ThreadDump.named("shuttle-h2-reader-")).isEmpty();
+            Await.until("no reader thread", () -> ThreadDump.named("shuttle-h2-reader-").isEmpty());
+            assertThat(connection.chunks.free()).isZero();
             try (Response again = client.send(Request.get(server.url("/b")))) {
                 assertThat(again.string()).isEqualTo("hello /b over HTTP/2.0");
                 assertThat(again.connection().id()).isEqualTo(firstId);

@@ -117,6 +117,26 @@ class ShuttleServerInteropTest {
     }
 
     @Test
+    void discardReadsBodiesLargerThanTheWindowsToTheirEndAndKeepsTheConnection() throws Exception {
+        start(false);
+        try (HttpClient client = HttpClient.builder().http2PriorKnowledge(true)
+                .callTimeout(Duration.ofSeconds(20)).build()) {
+            for (int i = 0; i < 3; i++) {
+                // 3 MiB: three stream windows, so discard() must hand the credit back as it drops the bytes
+                Response response = client.send(Request.get(url(false, "/bytes/" + (3 << 20))));
+                response.discard();
+                assertThat(response.streamId()).isEqualTo(2 * i + 1);
+            }
+            try (Response response = client.send(Request.get(url(false, "/after")))) {
+                assertThat(response.string()).isEqualTo("hello /after");
+            }
+            assertThat(client.stats().drains(DrainOutcome.COMPLETE)).isEqualTo(4);
+            assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+            ClientInternals.awaitSettled(client);
+        }
+    }
+
+    @Test
     void closingUnreadBodiesResetsStreamsAndKeepsTheConnection() throws Exception {
         start(false);
         try (HttpClient client = HttpClient.builder().http2PriorKnowledge(true)

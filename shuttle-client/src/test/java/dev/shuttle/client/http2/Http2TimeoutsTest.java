@@ -1,0 +1,131 @@
+package dev.shuttle.client.http2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shuttle.client.ClientInternals;
+import dev.shuttle.client.HttpClient;
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.Request;
+import dev.shuttle.client.Response;
+import dev.shuttle.client.testing.ScriptedH2Peer;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.RstStreamFrame;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read and response-header timeouts of HTTP/2 callers (kept by the connection's {@link WaitDeadlines}, not by a
+ * timed park per wait): each fails its own call at about its time, resets only its stream, and the connection goes
+ * on serving the others.
+ */
+class Http2TimeoutsTest {
+    private final ScriptedH2Peer peer;
+    private HttpClient client;
+
+    Http2TimeoutsTest() throws Exception {
+        peer = new ScriptedH2Peer();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        peer.close();
+    }
+
+    @Test
+    void aSilentServerFailsTheCallAfterTheReadTimeoutAndOnlyItsStreamIsReset() throws Exception {
+        client = HttpClient.builder().http2PriorKnowledge(true).readTimeout(Duration.ofMillis(300)).build();
+        long start = System.nanoTime();
+        CompletableFuture<Response> silent = client.sendAsync(Request.get(peer.url("/silent")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+
+        assertThatThrownBy(() -> silent.get(5, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOfSatisfying(HttpTimeoutException.class,
+                        e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.READ))
+                .hasMessageContaining("no response byte for 300 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                .isLessThan(Duration.ofSeconds(3));
+        RstStreamFrame reset = conn.expect(RstStreamFrame.class);
+        assertThat(reset.streamId()).isEqualTo(request.streamId());
+        assertThat(reset.error()).isEqualTo(Http2ErrorCode.CANCEL);
+
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
+        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        conn.respond(second.streamId(), 200, "still here");
+        try (Response r = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("still here");
+        }
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void aBodyThatStallsFailsTheReadAfterTheReadTimeout() throws Exception {
+        client = HttpClient.builder().http2PriorKnowledge(true).readTimeout(Duration.ofMillis(300)).build();
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/stall")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "10"), false);
+        conn.sendData(request.streamId(), new byte[4], false);
+        try (Response response = call.get(5, TimeUnit.SECONDS)) {
+            InputStream body = response.body();
+            assertThat(body.readNBytes(4)).hasSize(4);
+            long start = System.nanoTime();
+            assertThatThrownBy(body::read)
+                    .isInstanceOfSatisfying(HttpTimeoutException.class,
+                            e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.READ));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                    .isLessThan(Duration.ofSeconds(3));
+        }
+        assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(request.streamId());
+    }
+
+    @Test
+    void theResponseHeaderTimeoutFailsEachWaitingCallAtItsOwnTime() throws Exception {
+        client = HttpClient.builder().http2PriorKnowledge(true)
+                .responseHeaderTimeout(Duration.ofMillis(300))
+                .readTimeout(Duration.ofSeconds(30))
+                .build();
+        long firstStart = System.nanoTime();
+        CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest firstRequest = conn.expectRequest();
+        Thread.sleep(150);
+        long secondStart = System.nanoTime();
+        CompletableFuture<Response> second = client.sendAsync(Request.get(peer.url("/second")));
+        ScriptedH2Peer.ReceivedRequest secondRequest = conn.expectRequest();
+        CompletableFuture<Response> answered = client.sendAsync(Request.get(peer.url("/answered")));
+        ScriptedH2Peer.ReceivedRequest answeredRequest = conn.expectRequest();
+        conn.respond(answeredRequest.streamId(), 200, "ok");
+
+        assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOfSatisfying(HttpTimeoutException.class,
+                        e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.RESPONSE_HEADERS));
+        long firstFailed = System.nanoTime();
+        assertThatThrownBy(() -> second.get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOfSatisfying(HttpTimeoutException.class,
+                        e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.RESPONSE_HEADERS));
+        long secondFailed = System.nanoTime();
+        assertThat(Duration.ofNanos(firstFailed - firstStart)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(Duration.ofNanos(secondFailed - secondStart)).isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                .isLessThan(Duration.ofSeconds(3));
+        try (Response r = answered.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("ok");
+        }
+        assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(firstRequest.streamId());
+        assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(secondRequest.streamId());
+        assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+    }
+}
