@@ -128,7 +128,7 @@ final class Http2Exchange implements ExchangeCodec {
                     authority, request.target(), given));
             if (userAgent != null) {
                 fields.add("user-agent");
-                fields.add(trimmed(userAgent));
+                fields.add(Http2Fields.trimWhitespace(userAgent));
             }
             if (contentLength != null) {
                 fields.add("content-length");
@@ -143,19 +143,6 @@ final class Http2Exchange implements ExchangeCodec {
             }
         }
         return fields;
-    }
-
-    /** Without leading and trailing spaces and tabs, which HTTP/2 forbids (as {@link Http2Fields} trims). */
-    private static String trimmed(String value) {
-        int start = 0;
-        int end = value.length();
-        while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
-            start++;
-        }
-        while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
-            end--;
-        }
-        return start == 0 && end == value.length() ? value : value.substring(start, end);
     }
 
     void bodyBytesQueued(int n) {

@@ -90,8 +90,11 @@ public final class Http2Fields {
         }
     }
 
-    /** HTTP/2 refuses values with leading or trailing space or tab (section 8.2.1); HTTP/1 only calls it OWS. */
-    private static String trimWhitespace(String value) {
+    /**
+     * HTTP/2 refuses values with leading or trailing space or tab (section 8.2.1); HTTP/1 only calls it OWS. Returns
+     * {@code value} itself when there is nothing to trim.
+     */
+    public static String trimWhitespace(String value) {
         int start = 0;
         int end = value.length();
         while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
@@ -100,7 +103,7 @@ public final class Http2Fields {
         while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
             end--;
         }
-        return value.substring(start, end);
+        return start == 0 && end == value.length() ? value : value.substring(start, end);
     }
 
     private static void add(List<String> fields, String name, String value) {
