@@ -850,6 +850,16 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         }
     }
 
+    /** For tests: whether the reader is in (or about to enter) a blocking read for a stream's frames. */
+    boolean readerBlocked() {
+        lock.lock();
+        try {
+            return readerBlocked;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** For tests and diagnostics: whether reader or writer threads exist right now. */
     boolean hasThreads() {
         lock.lock();

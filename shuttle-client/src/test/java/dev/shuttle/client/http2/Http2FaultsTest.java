@@ -171,6 +171,9 @@ class Http2FaultsTest {
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "1000000"), false);
         Response response = call.get(5, TimeUnit.SECONDS);
         Http2Connection connection = onlyConnection();
+        // Once the reader has handled the head it blocks in a read for this stream's DATA (until then, a close finds
+        // it not blocked: it would see nothing to wait for, linger and park unaided, with no PING to test).
+        Await.until("reader blocked for the DATA", connection::readerBlocked);
         response.close(); // the reader is blocked in a read for this stream's DATA, which will never come now
 
         assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(request.streamId());
