@@ -27,10 +27,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -86,7 +83,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private Io io = Io.ACTIVE;
     private boolean readerRunning;
     private ReadinessWatcher.Ticket ticket;
-    private final Map<Integer, Http2Stream> streams = new HashMap<>();
+    private final StreamMap streams = new StreamMap();
     /** Streams queued but not yet given an id by the writer. */
     private int queuedStreams;
     /** Open streams still waiting for END_STREAM (or a reset) from the server: the reader must keep reading. */
@@ -584,15 +581,13 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     }
 
     List<Http2Stream> streamsLocked() {
-        return new ArrayList<>(streams.values());
+        return streams.snapshot();
     }
 
     /** The connection's send window grew: wakes the callers waiting for credit (lock held). */
     void sendSideChangedLocked() {
         assert lock.isHeldByCurrentThread();
-        for (Http2Stream stream : streams.values()) {
-            stream.sendSideChanged();
-        }
+        streams.forEach(Http2Stream::sendSideChanged);
     }
 
     int peerMaxFrameSizeLocked() {

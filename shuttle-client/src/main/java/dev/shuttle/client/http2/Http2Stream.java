@@ -34,13 +34,15 @@ final class Http2Stream {
     /** Interim (1xx) heads seen: the first byte of the response arrived even without a final head. */
     int interimHeads;
     /**
-     * Received body bytes not yet read, in chunks of the connection's {@link ChunkPool}, oldest first; all but the
-     * last are full. Null until the first DATA.
+     * Received body bytes not yet read, in chunks of the connection's {@link ChunkPool}: the oldest here, or null
+     * when none is held; all but the last chunk are full.
      */
-    private ArrayDeque<byte[]> inbound;
-    /** Offset of the first unread byte in {@code inbound.peekFirst()}. */
+    private byte[] firstChunk;
+    /** The chunks after {@link #firstChunk}, oldest first; null until a body needs more than one. */
+    private ArrayDeque<byte[]> moreChunks;
+    /** Offset of the first unread byte in {@link #firstChunk}. */
     private int readOffset;
-    /** Bytes used in {@code inbound.peekLast()}. */
+    /** Bytes used in the last chunk. */
     private int writeOffset;
     /** Bytes in {@code inbound} not yet read. */
     long buffered;
@@ -103,21 +105,44 @@ final class Http2Stream {
 
     /** Keeps {@code len} received body bytes from {@code src}, copied into chunks taken from {@code pool}. */
     void append(byte[] src, int off, int len, ChunkPool pool) {
-        if (inbound == null) {
-            inbound = new ArrayDeque<>(4);
-        }
         buffered += len;
         while (len > 0) {
-            if (inbound.isEmpty() || writeOffset == ChunkPool.CHUNK_BYTES) {
-                inbound.addLast(pool.take());
+            byte[] last;
+            if (firstChunk == null) {
+                last = firstChunk = pool.take();
                 writeOffset = 0;
+            } else if (writeOffset == ChunkPool.CHUNK_BYTES) {
+                if (moreChunks == null) {
+                    moreChunks = new ArrayDeque<>(4);
+                }
+                last = pool.take();
+                moreChunks.addLast(last);
+                writeOffset = 0;
+            } else {
+                last = onlyChunk() ? firstChunk : moreChunks.peekLast();
             }
             int n = Math.min(len, ChunkPool.CHUNK_BYTES - writeOffset);
-            System.arraycopy(src, off, inbound.peekLast(), writeOffset, n);
+            System.arraycopy(src, off, last, writeOffset, n);
             writeOffset += n;
             off += n;
             len -= n;
         }
+    }
+
+    private boolean onlyChunk() {
+        return moreChunks == null || moreChunks.isEmpty();
+    }
+
+    /** Where the unread bytes of {@link #firstChunk} end. */
+    private int firstEnd() {
+        return onlyChunk() ? writeOffset : ChunkPool.CHUNK_BYTES;
+    }
+
+    /** {@link #firstChunk} was read to its end: back to {@code pool}, the next one moves up. */
+    private void dropFirst(ChunkPool pool) {
+        pool.give(firstChunk);
+        firstChunk = onlyChunk() ? null : moreChunks.pollFirst();
+        readOffset = 0;
     }
 
     /**
@@ -127,17 +152,14 @@ final class Http2Stream {
     int take(byte[] b, int off, int len, ChunkPool pool) {
         int copied = 0;
         while (copied < len && buffered > 0) {
-            byte[] chunk = inbound.peekFirst();
-            int end = inbound.size() == 1 ? writeOffset : ChunkPool.CHUNK_BYTES;
+            int end = firstEnd();
             int n = Math.min(len - copied, end - readOffset);
-            System.arraycopy(chunk, readOffset, b, off + copied, n);
+            System.arraycopy(firstChunk, readOffset, b, off + copied, n);
             copied += n;
             readOffset += n;
             buffered -= n;
             if (readOffset == end) {
-                inbound.pollFirst();
-                pool.give(chunk);
-                readOffset = 0;
+                dropFirst(pool);
             }
         }
         return copied;
@@ -147,14 +169,13 @@ final class Http2Stream {
     int skip(int len, ChunkPool pool) {
         int skipped = 0;
         while (skipped < len && buffered > 0) {
-            int end = inbound.size() == 1 ? writeOffset : ChunkPool.CHUNK_BYTES;
+            int end = firstEnd();
             int n = Math.min(len - skipped, end - readOffset);
             skipped += n;
             readOffset += n;
             buffered -= n;
             if (readOffset == end) {
-                pool.give(inbound.pollFirst());
-                readOffset = 0;
+                dropFirst(pool);
             }
         }
         return skipped;
@@ -163,12 +184,9 @@ final class Http2Stream {
     /** Drops every unread byte, giving the chunks back to {@code pool}; returns how many bytes there were. */
     long discard(ChunkPool pool) {
         long dropped = buffered;
-        if (inbound != null) {
-            for (byte[] chunk; (chunk = inbound.pollFirst()) != null; ) {
-                pool.give(chunk);
-            }
+        while (firstChunk != null) {
+            dropFirst(pool);
         }
-        readOffset = 0;
         buffered = 0;
         return dropped;
     }
