@@ -51,8 +51,9 @@ public final class Drainer {
         }
         // A body of unknown length from an origin whose last drain stopped at the byte cap: as for a declared length
         // over the cap, reading up to the cap would cost the caller time and bytes for a connection that is then
-        // closed anyway. Only the learning policy does this (the others have no hand-off and learn nothing).
-        if (policy.handOff() && decoder.remainingLength() < 0 && costs.skipDrainForByteCap()) {
+        // closed anyway. Only the learning policy does this (the others have no hand-off and learn nothing). A drain
+        // that may now read past the cap is not held to a verdict reached without that allowance.
+        if (policy.handOff() && decoder.remainingLength() < 0 && costs.skipDrainForByteCap(budget.passesCap())) {
             abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
             return;
         }
@@ -142,7 +143,7 @@ public final class Drainer {
             if (pastCap) {
                 // Past the cap a drain runs for the time of a dial, not the policy's time cap; one that gave up there
                 // found a body too large to be worth draining, as one that stopped at the byte cap did.
-                target.lease().costs().recordDrain(bytes, elapsed, completed, plan.extensionNanos(), true);
+                target.lease().costs().recordDrainPastCap(bytes, elapsed, completed, plan.extensionNanos());
             } else {
                 target.lease().costs().recordDrain(bytes, elapsed, completed, maxTimeNanos);
             }

@@ -60,6 +60,8 @@ public final class CostModel {
     private int drainsSeen;
     private boolean lastDrainGaveUp;
     private boolean lastDrainHitByteCap;
+    /** The byte-cap verdict came from a drain that was already reading past the cap (on a dial's time). */
+    private boolean byteCapHitPastCap;
     private int skipsSinceByteCap;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
@@ -92,20 +94,24 @@ public final class CostModel {
      * @param capNanos  the policy's time cap, charged to a drain that gave up
      */
     public void recordDrain(long bytes, long nanos, boolean completed, long capNanos) {
-        recordDrain(bytes, nanos, completed, capNanos, !completed && nanos < capNanos);
+        recordDrainSample(bytes, nanos, completed, capNanos, !completed && nanos < capNanos, false);
     }
 
     /**
-     * A background drain ended.
+     * A background drain that read past the policy's byte cap ended. Past the cap a drain runs only as long as a dial
+     * takes; one that gave up there found a body too large to be worth draining here, even with the longer budget.
      *
-     * @param bytes        body bytes it discarded
-     * @param nanos        how long it ran
-     * @param completed    whether it reached the end of the body
-     * @param capNanos     the time cap it ran under, charged to a drain that gave up
-     * @param outgrewBytes it gave up with more body than its byte cap allowed, or past the cap, where it may run only
-     *                     as long as a dial takes (the body is too large to be worth draining here)
+     * @param bytes           body bytes it discarded
+     * @param nanos           how long it ran
+     * @param completed       whether it reached the end of the body
+     * @param extensionNanos  the time it had past the cap, charged to a drain that gave up
      */
-    public void recordDrain(long bytes, long nanos, boolean completed, long capNanos, boolean outgrewBytes) {
+    public void recordDrainPastCap(long bytes, long nanos, boolean completed, long extensionNanos) {
+        recordDrainSample(bytes, nanos, completed, extensionNanos, !completed, true);
+    }
+
+    private void recordDrainSample(long bytes, long nanos, boolean completed, long capNanos, boolean outgrewBytes,
+                                   boolean pastCap) {
         long duration = completed ? Math.max(1, nanos) : Math.max(capNanos, nanos);
         lock.lock();
         try {
@@ -114,6 +120,7 @@ public final class CostModel {
             drainsSeen = Math.min(Integer.MAX_VALUE - 1, drainsSeen) + 1;
             lastDrainGaveUp = !completed;
             lastDrainHitByteCap = !completed && outgrewBytes;
+            byteCapHitPastCap = lastDrainHitByteCap && pastCap;
         } finally {
             lock.unlock();
         }
@@ -232,11 +239,15 @@ public final class CostModel {
      * this origin stopped at the byte cap with body bytes still coming (its bodies are larger than the cap, chunked, so
      * their length was not declared: the same verdict as a declared Content-Length over the cap), except every
      * {@link #SKIPS_PER_RETRY}+1-th call, which lets a drain try again.
+     *
+     * @param mayPassCap this drain may read past the cap ({@link #passCapDialCostNanos} now says a dial is worth it):
+     *                   a verdict from a drain that stopped at the cap itself does not apply to it, since it was
+     *                   reached with less to spend (typically before the second dial of a new client was measured)
      */
-    public boolean skipDrainForByteCap() {
+    public boolean skipDrainForByteCap(boolean mayPassCap) {
         lock.lock();
         try {
-            if (!lastDrainHitByteCap) {
+            if (!lastDrainHitByteCap || (mayPassCap && !byteCapHitPastCap)) {
                 return false;
             }
             if (skipsSinceByteCap >= SKIPS_PER_RETRY) {
