@@ -92,6 +92,8 @@ public final class ConnectionPool implements AutoCloseable {
     /** Spares: dials started beside a drain wait, and requests that waited for a spare dial already on its way. */
     private final AtomicLong spareDials = new AtomicLong();
     private final AtomicLong spareWaits = new AtomicLong();
+    /** New connections held back until they could answer, because their request's drain was due sooner. */
+    private final AtomicLong heldDials = new AtomicLong();
     private final AtomicLong releases = new AtomicLong();
 
     public ConnectionPool(PoolConfig config, DrainPolicy policy, Dialer dialer, LongSupplier clock,
@@ -581,58 +583,116 @@ public final class ConnectionPool implements AutoCloseable {
         List<PoolEntry> toClose = new ArrayList<>(0);
         lock.lock();
         try {
-            pool.dialing--;
-            waiter.dialing = false;
-            if (failure != null) {
-                pool.total--;
-                if (!waiter.done) {
-                    failLocked(pool, waiter, failure);
-                }
-                if (pool.dialing == 0 && (pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.origin))) {
-                    // The requests that waited for this dial instead of dialing get its failure, as Go's do: a
-                    // burst against a dead origin fails together rather than one connect timeout after another.
-                    for (Waiter other : new ArrayList<>(pool.waiters)) {
-                        if (!other.done && !other.freshOnly && !other.covered()) {
-                            failLocked(pool, other, failure);
-                        }
-                    }
-                }
-                reconcileSparesLocked(pool); // serves the uncovered too
+            if (connection != null && holdUntilReadyLocked(pool, waiter, connection, dialStart)) {
                 return;
             }
-            stats.connectionOpened(pool.origin);
-            PoolEntry entry = new PoolEntry(connection, pool, dialStart);
-            boolean multiplexed = connection.isMultiplexed();
-            pool.knownMultiplexed = multiplexed;
-            if (multiplexed) {
-                pool.multiplexed.add(entry);
-                pool.expectedStreams = Math.max(1, connection.streamCapacity());
-                connection.onChange(() -> multiplexedChanged(entry));
-            }
-            if (closed) {
-                closeLocked(entry, PoolEntry.State.LEASED, toClose);
-            } else if (multiplexed) {
-                if (!waiter.done) {
-                    deliverLocked(waiter, entry, false, true);
-                }
-                offerStreamsLocked(pool, entry); // the burst that waited for this dial
-                if (entry.streams == 0) {
-                    idleLocked(pool, entry, toClose, clock.getAsLong());
-                }
-                serveUncoveredLocked(pool); // more waiters than it has streams: the next dial
-            } else {
-                if (!waiter.done) {
-                    deliverLocked(waiter, entry, false, true);
-                } else if (!offerLocked(pool, entry, true)) {
-                    idleLocked(pool, entry, toClose, clock.getAsLong());
-                }
-                if (!pool.waiters.isEmpty()) {
-                    reconcileSparesLocked(pool); // a spare went to a waiter that did not count on it
-                }
-            }
+            dialEndedLocked(pool, waiter, connection, failure, dialStart, toClose);
         } finally {
             lock.unlock();
             closeAll(toClose);
+        }
+    }
+
+    /**
+     * A new HTTP/1.1 connection is open, but its origin's new connections answer their first request only
+     * {@link CostModel#passCapDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
+     * handshake {@code connect()} does not see), and its request waits for a drain expected to end before then: giving
+     * the request the new connection now would make it wait longer than the drain it chose. The dial therefore counts
+     * as still in flight until the connection could answer, or until the drain overruns its estimate by the spare wait,
+     * whichever is first (a scheduler timer); a drain that ends before serves the request, and the new connection then
+     * goes to the next request or the idle list as a spare. Where {@code connect()} is the whole cost (plain TCP, TLS)
+     * the connection is ready when the dial returns and nothing is held. Returns whether the dial is held.
+     */
+    private boolean holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
+        assert lock.isHeldByCurrentThread();
+        PoolEntry drain = waiter.awaitedDrain;
+        if (closed || waiter.done || drain == null || !policy.handOff() || connection.isMultiplexed()) {
+            return false;
+        }
+        CostModel costs = pool.costs;
+        long dialCost = costs.passCapDialCostNanos();
+        if (dialCost < CostModel.MIN_DIAL_COST_NANOS || costs.drainsSeen() < CostModel.MIN_DRAIN_HISTORY) {
+            return false; // not known well enough to make a request wait on it
+        }
+        long now = clock.getAsLong();
+        long readyIn = dialCost - (now - dialStart);
+        long expected = expectedDrainLocked(costs, drain.drain, now);
+        if (expected == Long.MAX_VALUE || expected >= readyIn) {
+            return false;
+        }
+        long hold = Math.min(readyIn, expected + costs.spareWaitNanos());
+        scheduler.schedule(hold, () -> dialReady(pool, waiter, connection, dialStart));
+        heldDials.incrementAndGet();
+        return true;
+    }
+
+    /** A held dial's connection could answer now (or its waiter's drain overran): the dial ends as any other. */
+    private void dialReady(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
+        List<PoolEntry> toClose = new ArrayList<>(0);
+        lock.lock();
+        try {
+            dialEndedLocked(pool, waiter, connection, null, dialStart, toClose);
+        } finally {
+            lock.unlock();
+            closeAll(toClose);
+        }
+    }
+
+    /**
+     * A dial ended, failed or with a connection ready to answer: it serves its own request if that still waits, else
+     * the next waiter or the idle list.
+     */
+    private void dialEndedLocked(OriginPool pool, Waiter waiter, PooledConnection connection, IOException failure,
+                                 long dialStart, List<PoolEntry> toClose) {
+        assert lock.isHeldByCurrentThread();
+        pool.dialing--;
+        waiter.dialing = false;
+        if (failure != null) {
+            pool.total--;
+            if (!waiter.done) {
+                failLocked(pool, waiter, failure);
+            }
+            if (pool.dialing == 0 && (pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.origin))) {
+                // The requests that waited for this dial instead of dialing get its failure, as Go's do: a
+                // burst against a dead origin fails together rather than one connect timeout after another.
+                for (Waiter other : new ArrayList<>(pool.waiters)) {
+                    if (!other.done && !other.freshOnly && !other.covered()) {
+                        failLocked(pool, other, failure);
+                    }
+                }
+            }
+            reconcileSparesLocked(pool); // serves the uncovered too
+            return;
+        }
+        stats.connectionOpened(pool.origin);
+        PoolEntry entry = new PoolEntry(connection, pool, dialStart);
+        boolean multiplexed = connection.isMultiplexed();
+        pool.knownMultiplexed = multiplexed;
+        if (multiplexed) {
+            pool.multiplexed.add(entry);
+            pool.expectedStreams = Math.max(1, connection.streamCapacity());
+            connection.onChange(() -> multiplexedChanged(entry));
+        }
+        if (closed) {
+            closeLocked(entry, PoolEntry.State.LEASED, toClose);
+        } else if (multiplexed) {
+            if (!waiter.done) {
+                deliverLocked(waiter, entry, false, true);
+            }
+            offerStreamsLocked(pool, entry); // the burst that waited for this dial
+            if (entry.streams == 0) {
+                idleLocked(pool, entry, toClose, clock.getAsLong());
+            }
+            serveUncoveredLocked(pool); // more waiters than it has streams: the next dial
+        } else {
+            if (!waiter.done) {
+                deliverLocked(waiter, entry, false, true);
+            } else if (!offerLocked(pool, entry, true)) {
+                idleLocked(pool, entry, toClose, clock.getAsLong());
+            }
+            if (!pool.waiters.isEmpty()) {
+                reconcileSparesLocked(pool); // a spare went to a waiter that did not count on it
+            }
         }
     }
 
@@ -1084,6 +1144,11 @@ public final class ConnectionPool implements AutoCloseable {
     /** Requests that waited for a spare dial already on its way instead of dialing. */
     public long spareWaits() {
         return spareWaits.get();
+    }
+
+    /** New connections that counted as dialing until they could answer, since their request's drain was due first. */
+    public long heldDials() {
+        return heldDials.get();
     }
 
     public long releases() {

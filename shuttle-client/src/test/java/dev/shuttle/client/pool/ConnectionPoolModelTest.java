@@ -61,6 +61,7 @@ class ConnectionPoolModelTest {
             Statistics.label("served after waiting for a drain").coverage(c -> c.check(true).count(n -> n > 0));
             Statistics.label("dialed though a drain was there").collect(model.handOffDials > 0);
             Statistics.label("a grace or overrun timer dialed").collect(model.timerDials > 0);
+            Statistics.label("a new connection held until it could answer").collect(model.heldDials > 0);
             Statistics.label("took a watched connection").collect(leases.stream()
                     .anyMatch(l -> l.wasIdle && l.idleNanos >= PoolModel.WATCH_AFTER));
             Statistics.label("timed out or interrupted").collect(model.requests.stream()
@@ -102,10 +103,21 @@ class ConnectionPoolModelTest {
                 .withAction(1, onWaiting(request -> step("interrupt r" + request, s -> s.interrupt(request))))
                 .withAction(2, onLease(l -> true, request -> Arbitraries.of(PoolHarness.DrainSample.class)
                         .map(sample -> step("drain recorded: " + sample, s -> s.learnDrain(request, sample)))))
-                .withAction(1, onLease(l -> true, request -> Arbitraries.of(
-                        new long[] {8 * MS, 2 * MS}, new long[] {1_500_000, 500_000}, new long[] {300_000, 200_000})
+                // The last: new connections that answer 30 ms after their dial though connect() returned (a slow
+                // accept), where a request's drain may end first and the new connection is held back.
+                .withAction(2, onLease(l -> true, request -> Arbitraries.of(
+                        new long[] {8 * MS, 2 * MS}, new long[] {1_500_000, 500_000}, new long[] {300_000, 200_000},
+                        new long[] {30 * MS, MS})
                         .map(rt -> step("round trips recorded: fresh " + rt[0] / 1000 + " µs, reused " + rt[1] / 1000
                                 + " µs", s -> s.learnRoundTrips(request, rt[0], rt[1])))))
+                // All at once, so that it comes up often enough to matter: an origin whose new connections answer
+                // 30 ms after their dial (held back while a drain is due sooner) and whose drains take 2 ms.
+                .withAction(2, onLease(l -> true, request -> Arbitraries.just(step("slow-to-answer origin learned",
+                        s -> {
+                            s.learnRoundTrips(request, 30 * MS, MS);
+                            s.learnRoundTrips(request, 30 * MS, MS);
+                            s.learnDrain(request, PoolHarness.DrainSample.SLOW);
+                        }))))
                 .withAction(4, onTimer(true, request -> step("timer of r" + request + " fires",
                         s -> s.fireGrace(request))))
                 .withAction(1, onTimer(false, request -> step("timer of r" + request + " fires",

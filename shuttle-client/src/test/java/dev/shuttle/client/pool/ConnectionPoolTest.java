@@ -672,6 +672,97 @@ class ConnectionPoolTest {
         second.release(true);
     }
 
+    /**
+     * New connections of this origin answer 24 ms after their dial starts, though {@code connect()} returns at once
+     * (a server or proxy slow to accept: what the lab's dial-delay relay does); reused ones in 1 ms; its drains take
+     * 8 ms. A request then waits for a drain and dials a spare beside it.
+     */
+    private CompletableFuture<Lease> waitBesideASpareOfASlowToAnswerOrigin(Lease draining) throws Exception {
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(25 * MS);
+        costs.recordFreshFirstByte(25 * MS);
+        costs.recordReusedFirstByte(MS);
+        costs.recordDrain(1000, 8 * MS, true, 50 * MS);
+        draining.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("a spare dialed beside the drain", () -> dialPermits.hasQueuedThreads());
+        assertThat(pool.spareDials()).isEqualTo(1);
+        now.addAndGet(MS);
+        dialPermits.release(); // connected after 1 ms: it could answer 23 ms from now, the drain ends in 7
+        Await.until("the new connection held back", () -> pool.heldDials() == 1);
+        return waiting;
+    }
+
+    /** The held dial's timer: the drain's 7 ms to go plus the 1 ms spare wait, well before the connection's 23 ms. */
+    private ManualScheduler.Task readyTimer() {
+        assertThat(scheduler.pending()).hasSize(1);
+        ManualScheduler.Task ready = scheduler.pending().getFirst();
+        assertThat(ready.delayNanos).isEqualTo(8 * MS);
+        return ready;
+    }
+
+    @Test
+    void aNewConnectionThatCouldAnswerOnlyAfterTheDrainIsHeldAndTheDrainServesTheRequest() throws Exception {
+        pool();
+        Lease first = acquire();
+        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
+        ManualScheduler.Task ready = readyTimer();
+        assertThat(waiting).as("not given a connection that would keep it waiting 23 ms").isNotDone();
+        assertThat(pool.counts(ORIGIN).dialing()).as("the held dial still counts as one").isEqualTo(1);
+        now.addAndGet(6 * MS);
+        first.release(true); // the drain ends, as expected
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        now.addAndGet(2 * MS);
+        assertThat(scheduler.run(ready)).isTrue();
+        assertThat(pool.idleCount()).as("the new connection is the spare for the next request").isEqualTo(1);
+        assertThat(pool.counts(ORIGIN).dialing()).isZero();
+        second.release(true);
+    }
+
+    @Test
+    void aHeldConnectionServesItsRequestOnceTheDrainOverrunsItsEstimate() throws Exception {
+        pool();
+        Lease first = acquire();
+        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
+        ManualScheduler.Task ready = readyTimer();
+        now.addAndGet(ready.delayNanos);
+        assertThat(scheduler.run(ready)).isTrue(); // the drain stalls: a stalled drain costs the estimate and 1 ms
+        Lease second = waiting.get();
+        assertThat(second.connection()).isNotSameAs(first.connection());
+        assertThat(second.reused()).isFalse();
+        first.release(true);
+        assertThat(pool.idleCount()).isEqualTo(1);
+        second.release(true);
+    }
+
+    @Test
+    void aNewConnectionIsNotHeldWhenItsDialTookWhatTheOriginsDialsCost() throws Exception {
+        pool();
+        Lease first = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(25 * MS);
+        costs.recordFreshFirstByte(25 * MS);
+        costs.recordReusedFirstByte(MS);
+        costs.recordDrain(1000, 8 * MS, true, 50 * MS);
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("a spare dialed beside the drain", () -> dialPermits.hasQueuedThreads());
+        now.addAndGet(5 * MS);
+        first.release(true); // the drain ends first: the request takes it
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        // A handshake inside connect() (TLS, a slow TCP handshake): the dial returns when the connection is ready.
+        now.addAndGet(19 * MS);
+        dialPermits.release();
+        Await.until("the spare is idle", () -> pool.idleCount() == 1);
+        assertThat(pool.heldDials()).isZero();
+        assertThat(scheduler.pending()).as("no ready timer").allMatch(t -> t.delayNanos != 8 * MS);
+        second.release(true);
+    }
+
     @Test
     void theDrainAboutToFinishIsChosenOverAnOlderOne() throws Exception {
         pool();

@@ -382,8 +382,9 @@ final class PoolHarness {
             }
         }
         ConnectionPool.Counts counts = pool.counts(ORIGIN);
-        if (counts.dialing() != pendingDials.size()) {
-            return "dialing " + counts.dialing() + ", in the dialer " + pendingDials.size();
+        if (counts.dialing() != pendingDials.size() + model.held.size()) {
+            return "dialing " + counts.dialing() + ", in the dialer " + pendingDials.size() + ", held "
+                    + model.held.size();
         }
         int outstanding = 0;
         for (Map.Entry<Integer, CompletableFuture<Lease>> entry : results.entrySet()) {
@@ -466,10 +467,11 @@ final class PoolHarness {
                 model.idle.size(), model.leased, model.draining.size(), model.dialing(), model.waiters.size()));
         assertThat(pool.idleCount()).as("idle across origins; %s", context).isEqualTo(model.idle.size());
         assertThat(List.of(pool.checkouts(), pool.releases(), pool.handOffWaits(), pool.handOffDials(),
-                pool.spareDials(), pool.spareWaits()))
-                .as("checkouts, releases, hand-off waits, hand-off dials, spare dials, spare waits; %s", context)
+                pool.spareDials(), pool.spareWaits(), pool.heldDials()))
+                .as("checkouts, releases, hand-off waits, hand-off dials, spare dials, spare waits, held dials; %s",
+                        context)
                 .isEqualTo(List.of(model.checkouts, model.releases, model.handOffWaits, model.handOffDials,
-                        model.spareDials, model.spareWaits));
+                        model.spareDials, model.spareWaits, model.heldDials));
         // Hand-off decisions, one per request that found nothing idle under a policy with hand-off (retries excepted).
         for (PoolModel.Req req : model.requests) {
             List<HandOffDecision> traced = decisions.getOrDefault(req.id, List.of());

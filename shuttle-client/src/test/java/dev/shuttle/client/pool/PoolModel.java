@@ -92,7 +92,7 @@ final class PoolModel {
 
     enum LState { HELD, ABORTED, RELEASED }
 
-    enum TimerKind { MAINTENANCE, GRACE }
+    enum TimerKind { MAINTENANCE, GRACE, READY }
 
     static final class Conn {
         final int id;
@@ -140,6 +140,10 @@ final class PoolModel {
         /** Went to the queue (found nothing idle). */
         boolean queued;
         int dialsStarted;
+        /** When its dial started (the pool's dialStart), while it has one. */
+        long dialStartedAt;
+        /** The connection its dial opened, held until it could answer (the pool's holdUntilReadyLocked); or null. */
+        Integer heldConn;
         Decision decision;
         Lease lease;
         /** Left the waiters' queue (served, failed, gave up): the pool's Waiter.done. */
@@ -200,7 +204,11 @@ final class PoolModel {
 
         @Override
         public String toString() {
-            return kind == TimerKind.MAINTENANCE ? "maintenance+" + delay : "grace(" + req + ")+" + delay;
+            return switch (kind) {
+                case MAINTENANCE -> "maintenance+" + delay;
+                case GRACE -> "grace(" + req + ")+" + delay;
+                case READY -> "ready(" + req + ")+" + delay;
+            };
         }
     }
 
@@ -222,8 +230,10 @@ final class PoolModel {
     final List<Req> waiters = new ArrayList<>();
     /** In the order the drains started. */
     final List<Conn> draining = new ArrayList<>();
-    /** Dials in flight, by the request they were started for, in start order. */
+    /** Dials in the dialer, by the request they were started for, in start order. */
     final List<Req> dials = new ArrayList<>();
+    /** Dials whose connection is open but held until it could answer (a READY timer each), in hold order. */
+    final List<Req> held = new ArrayList<>();
     final List<Req> requests = new ArrayList<>();
     /** Scheduled and neither run nor cancelled, in scheduling order. */
     final List<Timer> timers = new ArrayList<>();
@@ -235,6 +245,7 @@ final class PoolModel {
     long handOffDials;
     long spareDials;
     long spareWaits;
+    long heldDials;
     long opened;
     long failedDials;
     long closedByPool;
@@ -262,7 +273,7 @@ final class PoolModel {
     }
 
     int dialing() {
-        return dials.size();
+        return dials.size() + held.size();
     }
 
     /** The maintenance delay pending, or -1. */
@@ -357,6 +368,15 @@ final class PoolModel {
         return (long) Math.max(0, cost);
     }
 
+    /** CostModel.passCapDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
+    long passCapDialCost() {
+        if (freshFirstByte.size() < 2) {
+            return 0;
+        }
+        double cost = lowerMedian(freshFirstByte) - (reusedFirstByte.isEmpty() ? 0 : median(reusedFirstByte));
+        return (long) Math.max(0, cost);
+    }
+
     long dialCost() {
         return Math.max(MIN_DIAL_COST, rawDialCost());
     }
@@ -398,7 +418,7 @@ final class PoolModel {
             own += w.dialing ? 1 : 0;
             counting += w.awaitsSpare ? 1 : 0;
         }
-        return dials.size() - own - counting;
+        return dialing() - own - counting;
     }
 
     // ---- checkout ----
@@ -550,10 +570,20 @@ final class PoolModel {
         req.awaitedDrain = drain;
     }
 
-    /** A grace or overrun timer runs: its waiter dials if it still waits without a dial (and the pool is open). */
+    /**
+     * A grace or overrun timer runs: its waiter dials if it still waits without a dial (and the pool is open). A ready
+     * timer ends its held dial as any other.
+     */
     void fireGrace(Timer timer) {
         timers.remove(timer);
         Req req = timer.req;
+        if (timer.kind == TimerKind.READY) {
+            held.remove(req);
+            Integer connId = req.heldConn;
+            req.heldConn = null;
+            dialEnded(req, connId);
+            return;
+        }
         if (!closed && !req.done && !req.dialing) {
             int before = dials.size();
             startDial(req);
@@ -568,6 +598,7 @@ final class PoolModel {
         total++;
         req.dialing = true;
         req.dialsStarted++;
+        req.dialStartedAt = now;
         dials.add(req);
     }
 
@@ -656,6 +687,40 @@ final class PoolModel {
 
     void dialDone(Req req, Integer connId) {
         dials.remove(req);
+        long hold = connId == null ? 0 : holdUntilReady(req);
+        if (hold > 0) {
+            req.heldConn = connId;
+            held.add(req);
+            heldDials++;
+            schedule(TimerKind.READY, hold, req);
+            return;
+        }
+        dialEnded(req, connId);
+    }
+
+    /**
+     * The pool's holdUntilReadyLocked: how long a new connection counts as still dialing because its waiter's drain
+     * is expected to end before the connection could answer (the learned dial cost, counted from the dial's start);
+     * 0 when it is delivered now.
+     */
+    private long holdUntilReady(Req req) {
+        Conn drain = req.awaitedDrain;
+        if (closed || req.done || drain == null || !handOff) {
+            return 0;
+        }
+        long dialCost = passCapDialCost();
+        if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
+            return 0;
+        }
+        long readyIn = dialCost - (now - req.dialStartedAt);
+        long expected = expectedWithinCap(drain);
+        if (expected == Long.MAX_VALUE || expected >= readyIn) {
+            return 0;
+        }
+        return Math.min(readyIn, expected + spareWait());
+    }
+
+    private void dialEnded(Req req, Integer connId) {
         req.dialing = false;
         if (connId == null) {
             total--;
@@ -888,7 +953,7 @@ final class PoolModel {
     /** What is wrong with this state by the pool's own rules (the class comment); empty when nothing. */
     List<String> violations() {
         List<String> wrong = new ArrayList<>();
-        if (total != idle.size() + leased + draining.size() + dials.size()) {
+        if (total != idle.size() + leased + draining.size() + dialing()) {
             wrong.add("total " + total + " ≠ idle + leased + draining + dialing");
         }
         if (total > maxConns) {
@@ -901,7 +966,7 @@ final class PoolModel {
             }
             queued += r.queued ? 1 : 0;
         }
-        if (opened + failedDials + dials.size() > queued) {
+        if (opened + failedDials + dialing() > queued) {
             wrong.add("more dials than requests that found nothing idle");
         }
         if (!handOff && (handOffWaits | handOffDials | spareDials | spareWaits) != 0) {
@@ -975,11 +1040,11 @@ final class PoolModel {
         return result;
     }
 
-    /** Grace and overrun timers pending. */
+    /** Grace, overrun and ready timers pending: a request's own. */
     List<Timer> graceTimers() {
         List<Timer> result = new ArrayList<>();
         for (Timer t : timers) {
-            if (t.kind == TimerKind.GRACE) {
+            if (t.kind != TimerKind.MAINTENANCE) {
                 result.add(t);
             }
         }
@@ -989,7 +1054,7 @@ final class PoolModel {
     @Override
     public String toString() {
         return "Model[now=" + now + " total=" + total + " idle=" + idle + " leased=" + leased + " draining="
-                + draining + " dials=" + dials + " waiters=" + waiters + " closed=" + closed + " timers=" + timers
+                + draining + " dials=" + dials + " held=" + held + " waiters=" + waiters + " closed=" + closed + " timers=" + timers
                 + " drainsSeen=" + drainsSeen + " lastGaveUp=" + lastDrainGaveUp + "]";
     }
 }
