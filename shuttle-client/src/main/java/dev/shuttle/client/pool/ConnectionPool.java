@@ -47,7 +47,10 @@ import java.util.function.LongSupplier;
  *       waits in FIFO order.</li>
  * </ul>
  * Whatever comes first serves it: its dial, a connection another request releases, a finished drain (Go's
- * {@code wantConn}). A dial that completes after its waiter was served goes to the next waiter or the idle list.
+ * {@code wantConn}). A dial that completes after its waiter was served goes to the next waiter or the idle list. A
+ * dial counts as complete when its connection could answer: one whose origin is known to answer new connections
+ * later than {@code connect()} returns is held until then if its waiter's drain is due sooner
+ * ({@link #holdUntilReadyLocked}).
  *
  * <p><b>Idle sizing</b>: with {@link PoolConfig#ADAPTIVE} an origin keeps as many idle connections as its recent peak
  * concurrency ({@link PeakConcurrency}); beyond that, and beyond {@code maxIdleTotal}, the least recently used
