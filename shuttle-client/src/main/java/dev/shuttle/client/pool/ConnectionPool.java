@@ -260,13 +260,13 @@ public final class ConnectionPool implements AutoCloseable {
             checkOpenLocked();
             OriginPool pool = originLocked(origin);
             long now = clock.getAsLong();
-            waiter = new Waiter(lock.newCondition(), fresh, trace, deadline);
+            waiter = new Waiter(lock.newCondition(), fresh, pool.opened + 1, trace, deadline);
             pool.waiters.addLast(waiter);
             HandOffDecision decision = null;
             if (!fresh && policy.handOff() && !pool.knownMultiplexed && !dialer.multiplexedByConfiguration(origin)) {
                 decision = planLocked(pool, waiter, now);
             }
-            if (!waiter.covered() && (fresh || !sharedDialsCoverLocked(pool))) {
+            if (!waiter.covered() && !sharedDialsCoverLocked(pool)) {
                 startDialLocked(pool, waiter);
             }
             pool.peak.observe(pool.busy(), now);
@@ -493,7 +493,7 @@ public final class ConnectionPool implements AutoCloseable {
             if (pool.total >= config.maxConnsPerHost()) {
                 return;
             }
-            if (!waiter.done && !waiter.covered() && (waiter.freshOnly || !sharedDialsCoverLocked(pool))) {
+            if (!waiter.done && !waiter.covered() && !sharedDialsCoverLocked(pool)) {
                 startDialLocked(pool, waiter);
             }
         }
@@ -503,6 +503,8 @@ public final class ConnectionPool implements AutoCloseable {
      * Coalescing: for an origin known to speak HTTP/2, whether the dials in flight are expected to carry every waiter
      * that no dial or drain of its own serves, so that a burst opens one connection (per {@code expectedStreams}
      * waiters), not one per request. Go's transport and OkHttp do the same once they know the origin is HTTP/2.
+     * Retries count too: a connection a dial in flight opens is opened after they queued, so they may take it; when
+     * a busy HTTP/2 connection fails, its retried streams share one new connection instead of dialing one each.
      */
     private boolean sharedDialsCoverLocked(OriginPool pool) {
         assert lock.isHeldByCurrentThread();
@@ -511,7 +513,7 @@ public final class ConnectionPool implements AutoCloseable {
         }
         int relying = 0;
         for (Waiter waiter : pool.waiters) {
-            if (!waiter.done && !waiter.freshOnly && !waiter.covered()) {
+            if (!waiter.done && !waiter.covered()) {
                 relying++;
             }
         }
@@ -529,7 +531,7 @@ public final class ConnectionPool implements AutoCloseable {
                 && (entry.state == PoolEntry.State.LEASED || entry.state == PoolEntry.State.IDLE)) {
             Waiter taker = null;
             for (Waiter waiter : pool.waiters) {
-                if (!waiter.done && (!waiter.freshOnly || entry.uses == 0)) {
+                if (!waiter.done && waiter.accepts(entry)) {
                     taker = waiter;
                     break;
                 }
@@ -659,7 +661,7 @@ public final class ConnectionPool implements AutoCloseable {
                 // The requests that waited for this dial instead of dialing get its failure, as Go's do: a
                 // burst against a dead origin fails together rather than one connect timeout after another.
                 for (Waiter other : new ArrayList<>(pool.waiters)) {
-                    if (!other.done && !other.freshOnly && !other.covered()) {
+                    if (!other.done && !other.covered()) {
                         failLocked(pool, other, failure);
                     }
                 }
@@ -669,6 +671,7 @@ public final class ConnectionPool implements AutoCloseable {
         }
         stats.connectionOpened(pool.origin);
         PoolEntry entry = new PoolEntry(connection, pool, dialStart);
+        entry.serial = ++pool.opened;
         boolean multiplexed = connection.isMultiplexed();
         pool.knownMultiplexed = multiplexed;
         if (multiplexed) {

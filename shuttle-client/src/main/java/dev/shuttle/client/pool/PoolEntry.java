@@ -18,6 +18,8 @@ final class PoolEntry {
     final OriginPool origin;
     /** Monotonic nanos when its dial started. */
     final long dialStartNanos;
+    /** Its place among the connections its origin opened (1, 2, ...): a retry takes only one opened after it queued. */
+    long serial;
 
     State state = State.LEASED;
     /** Exchanges started on it so far. */

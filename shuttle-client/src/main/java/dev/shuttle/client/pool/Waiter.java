@@ -11,8 +11,13 @@ import java.util.concurrent.locks.Condition;
  */
 final class Waiter {
     final Condition ready;
-    /** A retry: only a connection that never carried a request will do. */
+    /**
+     * A retry: only a connection that never carried a request will do, or, on a multiplexed origin, one opened after
+     * this waiter queued (serial at least {@link #firstFreshSerial}): a burst of retries shares the new connection.
+     */
     final boolean freshOnly;
+    /** The serial the next connection its origin opens will have, when this waiter queued. */
+    final long firstFreshSerial;
     final ClientTrace trace;
     /** The caller's deadline on the pool's clock. */
     final long deadline;
@@ -27,9 +32,10 @@ final class Waiter {
     /** Counts on a spare dial in flight (one whose own request was served otherwise) instead of dialing. */
     boolean awaitsSpare;
 
-    Waiter(Condition ready, boolean freshOnly, ClientTrace trace, long deadline) {
+    Waiter(Condition ready, boolean freshOnly, long firstFreshSerial, ClientTrace trace, long deadline) {
         this.ready = ready;
         this.freshOnly = freshOnly;
+        this.firstFreshSerial = firstFreshSerial;
         this.trace = trace;
         this.deadline = deadline;
     }
@@ -37,5 +43,10 @@ final class Waiter {
     /** Covered: something is already on its way that may serve it, so no new dial is needed for it. */
     boolean covered() {
         return dialing || awaitedDrain != null || awaitsSpare;
+    }
+
+    /** Whether this waiter may take a stream of (or the whole) {@code entry}. */
+    boolean accepts(PoolEntry entry) {
+        return !freshOnly || entry.uses == 0 || entry.serial >= firstFreshSerial;
     }
 }

@@ -38,6 +38,8 @@ class ConnectionPoolTest {
     /** Dials block until the test releases a permit; unlimited unless {@link #gateDials()} was called. */
     private final Semaphore dialPermits = new Semaphore(Integer.MAX_VALUE);
     private volatile boolean failDials;
+    /** Streams per connection when the dialer opens HTTP/2 ones; 0: HTTP/1.1. */
+    private volatile int multiplexedStreams;
     private final StatsRecorder stats = new StatsRecorder();
     private final ManualScheduler scheduler = new ManualScheduler();
     private ConnectionPool pool;
@@ -49,6 +51,10 @@ class ConnectionPoolTest {
                 throw new IOException("connection refused");
             }
             FakeConnection connection = new FakeConnection(ids.incrementAndGet(), origin);
+            if (multiplexedStreams > 0) {
+                connection.multiplexed = true;
+                connection.streamCapacity = multiplexedStreams;
+            }
             dialed.add(connection);
             return connection;
         };
@@ -670,6 +676,68 @@ class ConnectionPoolTest {
         dialPermits.release();
         Await.until("the dial became a spare", () -> pool.idleCount() == 1);
         second.release(true);
+    }
+
+    /**
+     * A busy HTTP/2 connection fails under four streams that are retried: the retries share one new connection, as a
+     * burst of first requests does, instead of dialing one each (a connection loss under 100 streams opened 100).
+     */
+    @Test
+    void retriesAfterAnHttp2ConnectionFailedShareOneNewConnection() throws Exception {
+        multiplexedStreams = 10;
+        pool();
+        List<Lease> streams = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            streams.add(acquire());
+        }
+        assertThat(dialed).hasSize(1);
+        dialed.getFirst().healthy = false; // the connection failed (reset, GOAWAY): its streams fail
+        streams.forEach(l -> l.release(false));
+        gateDials();
+        List<CompletableFuture<Lease>> retries = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            retries.add(acquireFreshAsync());
+        }
+        Await.until("four retries waiting", () -> pool.waitingCount(ORIGIN) == 4);
+        assertThat(pool.counts(ORIGIN).dialing()).as("one dial for the four").isEqualTo(1);
+        dialPermits.release();
+        List<Lease> served = new ArrayList<>();
+        for (CompletableFuture<Lease> retry : retries) {
+            served.add(retry.get());
+        }
+        assertThat(served).extracting(Lease::connection).containsOnly(dialed.get(1));
+        assertThat(dialed).hasSize(2);
+        served.forEach(l -> l.release(true));
+    }
+
+    @Test
+    void aRetryDoesNotTakeAStreamOnAnHttp2ConnectionThatWasOpenBeforeItQueued() throws Exception {
+        multiplexedStreams = 10;
+        pool();
+        Lease busy = acquire();
+        Lease failed = acquire();
+        failed.release(false); // its stream failed; the connection still takes streams
+        gateDials();
+        CompletableFuture<Lease> retry = acquireFreshAsync();
+        Await.until("the retry dials", () -> dialPermits.hasQueuedThreads());
+        dialPermits.release();
+        Lease fresh = retry.get();
+        assertThat(fresh.connection()).isNotSameAs(busy.connection());
+        assertThat(fresh.reused()).isFalse();
+        fresh.release(true);
+        busy.release(true);
+    }
+
+    private CompletableFuture<Lease> acquireFreshAsync() {
+        CompletableFuture<Lease> future = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                future.complete(pool.acquire(ORIGIN, true, false, Deadline.NONE, ClientTrace.NONE));
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return future;
     }
 
     /**

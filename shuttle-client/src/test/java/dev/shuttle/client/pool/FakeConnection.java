@@ -59,6 +59,14 @@ final class FakeConnection implements PooledConnection {
         return multiplexed;
     }
 
+    /** Streams at once when multiplexed. */
+    volatile int streamCapacity = 1;
+
+    @Override
+    public int streamCapacity() {
+        return streamCapacity;
+    }
+
     volatile boolean watched;
     /** What {@link #unwatch()} answers: false stages readiness seen by the watcher. */
     volatile boolean quietWhileWatched = true;
