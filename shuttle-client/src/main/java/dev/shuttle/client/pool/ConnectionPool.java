@@ -269,6 +269,9 @@ public final class ConnectionPool implements AutoCloseable {
             if (!waiter.covered() && !sharedDialsCoverLocked(pool)) {
                 startDialLocked(pool, waiter);
             }
+            if (fresh) {
+                makeRoomForRetriesLocked(pool, toClose);
+            }
             pool.peak.observe(pool.busy(), now);
             if (decision != null && trace != ClientTrace.NONE) {
                 // The trace is the caller's code: never run it under the pool's lock. The waiter is registered, so
@@ -276,6 +279,16 @@ public final class ConnectionPool implements AutoCloseable {
                 lock.unlock();
                 try {
                     trace.handOff(decision);
+                } finally {
+                    lock.lock();
+                }
+            }
+            if (!toClose.isEmpty()) {
+                // Idle connections closed to make room for this retry: now, not once it has its connection.
+                lock.unlock();
+                try {
+                    closeAll(toClose);
+                    toClose.clear();
                 } finally {
                     lock.lock();
                 }
@@ -857,9 +870,32 @@ public final class ConnectionPool implements AutoCloseable {
             // A closed idle connection frees a place: a retry (it takes no used connection) may wait for one.
             serveUncoveredLocked(evicted.get(i).origin);
         }
+        makeRoomForRetriesLocked(pool, toClose);
         if (maintenance == null && !closed) {
             maintenance = scheduler.schedule(Math.min(WATCH_AFTER_NANOS, idleTimeoutNanos), this::runMaintenance);
         }
+    }
+
+    /**
+     * A retry takes no connection that carried a request. At {@code maxConnsPerHost} with such a connection idle it
+     * would wait until one closed by itself (the idle timeout: seconds to minutes) or its call timed out: close the
+     * least recently used idle connection instead, and dial for it in the freed place.
+     */
+    private void makeRoomForRetriesLocked(OriginPool pool, List<PoolEntry> toClose) {
+        assert lock.isHeldByCurrentThread();
+        while (pool.total >= config.maxConnsPerHost() && !pool.idle.isEmpty() && uncoveredRetryLocked(pool)) {
+            closeLocked(idle.pollOldestLocked(pool), PoolEntry.State.IDLE, toClose);
+            serveUncoveredLocked(pool);
+        }
+    }
+
+    private static boolean uncoveredRetryLocked(OriginPool pool) {
+        for (Waiter waiter : pool.waiters) {
+            if (waiter.freshOnly && !waiter.done && !waiter.covered()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void closeAllLocked(List<PoolEntry> entries, PoolEntry.State from, List<PoolEntry> toClose) {

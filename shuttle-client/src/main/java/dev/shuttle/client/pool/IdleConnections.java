@@ -136,7 +136,16 @@ final class IdleConnections {
         }
     }
 
-    private PoolEntry pollOldestLocked(OriginPool pool) {
+    /** Takes the least recently used idle connection of {@code pool}, or null. */
+    PoolEntry pollOldestLocked(OriginPool pool) {
+        assert lock.isHeldByCurrentThread();
+        if (pool.idle.isEmpty()) {
+            return null;
+        }
+        return pollOldestUncheckedLocked(pool);
+    }
+
+    private PoolEntry pollOldestUncheckedLocked(OriginPool pool) {
         count--;
         return pool.idle.pollLast();
     }

@@ -236,6 +236,55 @@ class ConnectionPoolRegressionTest {
         }
     }
 
+    /**
+     * A retry takes no used connection. At the limit with a used connection idle, it waited until that one closed by
+     * itself (the idle timeout) or its call timed out (left alone at stop 17). The least recently used idle connection
+     * now closes and the retry dials in its place.
+     */
+    @Test
+    void aRetryAtTheLimitWithAUsedConnectionIdleClosesItAndDials() throws Exception {
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
+                .build(), DrainPolicy.defaults(),
+                (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
+                new StatsRecorder());
+        try {
+            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            a.release(true);
+            now.addAndGet(MS);
+            b.release(true); // both idle and used: a the older
+            Lease fresh = acquireAsync(limited, true).get(10, TimeUnit.SECONDS);
+            assertThat(fresh.reused()).isFalse();
+            assertThat(((FakeConnection) a.connection()).closed).as("the older idle one made room").isTrue();
+            assertThat(((FakeConnection) b.connection()).closed).isFalse();
+            assertThat(limited.connectionCount(ORIGIN)).isEqualTo(2);
+            fresh.release(true);
+        } finally {
+            limited.close();
+        }
+    }
+
+    /** The same when the used connection comes back while the retry already waits at the limit. */
+    @Test
+    void aUsedConnectionReleasedWhileARetryWaitsAtTheLimitMakesRoomForIt() throws Exception {
+        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(1).build(),
+                DrainPolicy.defaults(),
+                (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
+                new StatsRecorder());
+        try {
+            Lease held = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
+            CompletableFuture<Lease> retry = acquireAsync(limited, true);
+            awaitWaiting(limited, 1);
+            held.release(true);
+            Lease fresh = retry.get(10, TimeUnit.SECONDS);
+            assertThat(fresh.connection()).isNotSameAs(held.connection());
+            assertThat(((FakeConnection) held.connection()).closed).isTrue();
+            fresh.release(true);
+        } finally {
+            limited.close();
+        }
+    }
+
     private static CompletableFuture<Lease> acquireAsync(ConnectionPool target, boolean fresh) {
         CompletableFuture<Lease> result = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {

@@ -400,6 +400,12 @@ final class PoolHarness {
         if (counts.waiting() != outstanding) {
             return "waiting " + counts.waiting() + ", not returned " + outstanding;
         }
+        for (PoolModel.Conn conn : model.conns) {
+            if (conn.fakeClosed && !connections.get(conn.id).closed) {
+                // Closed after the pool's lock is released, by the thread that closed it in the pool.
+                return "c" + conn.id + " not closed yet";
+            }
+        }
         for (PoolModel.Req req : model.requests) {
             if (req.decision != null && !decisions.containsKey(req.id)) {
                 // Traced outside the pool's lock, after the waiter was queued.

@@ -446,6 +446,9 @@ final class PoolModel {
         if (!req.covered()) {
             startDial(req);
         }
+        if (fresh) {
+            makeRoomForRetries();
+        }
         observe();
         if (now >= deadline) {
             abandon(req, Failure.TIMEOUT);
@@ -822,9 +825,30 @@ final class PoolModel {
         if (evicted) {
             serveUncovered();
         }
+        makeRoomForRetries();
         if (maintenance() == null && !closed) {
             schedule(TimerKind.MAINTENANCE, Math.min(WATCH_AFTER, idleTimeout), null);
         }
+    }
+
+    /**
+     * A retry waiting at the limit with a used connection idle, which it cannot take: the least recently used idle one
+     * closes, and the retry dials in its place (it would otherwise wait for an idle timeout).
+     */
+    private void makeRoomForRetries() {
+        while (total >= maxConns && !idle.isEmpty() && uncoveredRetry()) {
+            close(idle.pollLast());
+            serveUncovered();
+        }
+    }
+
+    private boolean uncoveredRetry() {
+        for (Req waiter : waiters) {
+            if (waiter.fresh && !waiter.done && !waiter.covered()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void close(Conn conn) {
