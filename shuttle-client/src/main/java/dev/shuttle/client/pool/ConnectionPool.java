@@ -273,20 +273,16 @@ public final class ConnectionPool implements AutoCloseable {
                 makeRoomForRetriesLocked(pool, toClose);
             }
             pool.peak.observe(pool.busy(), now);
-            if (decision != null && trace != ClientTrace.NONE) {
-                // The trace is the caller's code: never run it under the pool's lock. The waiter is registered, so
-                // whatever happens meanwhile is seen by the loop below.
+            boolean traced = decision != null && trace != ClientTrace.NONE;
+            if (traced || !toClose.isEmpty()) {
+                // Neither the trace (the caller's code) nor closing sockets (idle connections closed to make room for
+                // this retry: now, not once it has its connection) runs under the pool's lock. The waiter is
+                // registered, so whatever happens meanwhile is seen by the loop below.
                 lock.unlock();
                 try {
-                    trace.handOff(decision);
-                } finally {
-                    lock.lock();
-                }
-            }
-            if (!toClose.isEmpty()) {
-                // Idle connections closed to make room for this retry: now, not once it has its connection.
-                lock.unlock();
-                try {
+                    if (traced) {
+                        trace.handOff(decision);
+                    }
                     closeAll(toClose);
                     toClose.clear();
                 } finally {
