@@ -80,10 +80,24 @@ class ConnectionPoolTest {
     }
 
     private CompletableFuture<Lease> acquireAsync() {
+        return acquireAsync(false, ClientTrace.NONE);
+    }
+
+    private CompletableFuture<Lease> acquireAsync(ClientTrace trace) {
+        return acquireAsync(false, trace);
+    }
+
+    /** A retry's checkout: it takes only a connection that never carried a request (or, HTTP/2, a newer one). */
+    private CompletableFuture<Lease> acquireFreshAsync() {
+        return acquireAsync(true, ClientTrace.NONE);
+    }
+
+    /** A checkout on a virtual thread of its own, for a request that waits. */
+    private CompletableFuture<Lease> acquireAsync(boolean fresh, ClientTrace trace) {
         CompletableFuture<Lease> future = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
-                future.complete(acquire());
+                future.complete(pool.acquire(ORIGIN, fresh, false, Deadline.NONE, trace));
             } catch (Throwable t) {
                 future.completeExceptionally(t);
             }
@@ -471,18 +485,6 @@ class ConnectionPoolTest {
         }
     }
 
-    private CompletableFuture<Lease> acquireAsync(ClientTrace trace) {
-        CompletableFuture<Lease> future = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
-            try {
-                future.complete(pool.acquire(ORIGIN, false, false, Deadline.NONE, trace));
-            } catch (Throwable t) {
-                future.completeExceptionally(t);
-            }
-        });
-        return future;
-    }
-
     @Test
     void aSlowDrainIsWaitedForWithASpareDialedBesideAndTheNextRequestTakesTheSpare() throws Exception {
         pool();
@@ -728,18 +730,6 @@ class ConnectionPoolTest {
         busy.release(true);
     }
 
-    private CompletableFuture<Lease> acquireFreshAsync() {
-        CompletableFuture<Lease> future = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
-            try {
-                future.complete(pool.acquire(ORIGIN, true, false, Deadline.NONE, ClientTrace.NONE));
-            } catch (Throwable t) {
-                future.completeExceptionally(t);
-            }
-        });
-        return future;
-    }
-
     /**
      * New connections of this origin answer 24 ms after their dial starts, though {@code connect()} returns at once
      * (a server or proxy slow to accept: what the lab's dial-delay relay does); reused ones in 1 ms; its drains take
@@ -756,6 +746,12 @@ class ConnectionPoolTest {
         CompletableFuture<Lease> waiting = acquireAsync();
         Await.until("a spare dialed beside the drain", () -> dialPermits.hasQueuedThreads());
         assertThat(pool.spareDials()).isEqualTo(1);
+        return waiting;
+    }
+
+    /** The same, and the spare's {@code connect()} returns after 1 ms: the pool holds the new connection back. */
+    private CompletableFuture<Lease> holdASpareOfASlowToAnswerOrigin(Lease draining) throws Exception {
+        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(draining);
         now.addAndGet(MS);
         dialPermits.release(); // connected after 1 ms: it could answer 23 ms from now, the drain ends in 7
         Await.until("the new connection held back", () -> pool.heldDials() == 1);
@@ -774,7 +770,7 @@ class ConnectionPoolTest {
     void aNewConnectionThatCouldAnswerOnlyAfterTheDrainIsHeldAndTheDrainServesTheRequest() throws Exception {
         pool();
         Lease first = acquire();
-        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
+        CompletableFuture<Lease> waiting = holdASpareOfASlowToAnswerOrigin(first);
         ManualScheduler.Task ready = readyTimer();
         assertThat(waiting).as("not given a connection that would keep it waiting 23 ms").isNotDone();
         assertThat(pool.counts(ORIGIN).dialing()).as("the held dial still counts as one").isEqualTo(1);
@@ -793,7 +789,7 @@ class ConnectionPoolTest {
     void aHeldConnectionServesItsRequestOnceTheDrainOverrunsItsEstimate() throws Exception {
         pool();
         Lease first = acquire();
-        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
+        CompletableFuture<Lease> waiting = holdASpareOfASlowToAnswerOrigin(first);
         ManualScheduler.Task ready = readyTimer();
         now.addAndGet(ready.delayNanos);
         assertThat(scheduler.run(ready)).isTrue(); // the drain stalls: a stalled drain costs the estimate and 1 ms
@@ -809,15 +805,7 @@ class ConnectionPoolTest {
     void aNewConnectionIsNotHeldWhenItsDialTookWhatTheOriginsDialsCost() throws Exception {
         pool();
         Lease first = acquire();
-        CostModel costs = pool.costs(ORIGIN);
-        costs.recordFreshFirstByte(25 * MS);
-        costs.recordFreshFirstByte(25 * MS);
-        costs.recordReusedFirstByte(MS);
-        costs.recordDrain(1000, 8 * MS, true, 50 * MS);
-        first.startDrain(new DrainProgress(now.get(), -1));
-        gateDials();
-        CompletableFuture<Lease> waiting = acquireAsync();
-        Await.until("a spare dialed beside the drain", () -> dialPermits.hasQueuedThreads());
+        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
         now.addAndGet(5 * MS);
         first.release(true); // the drain ends first: the request takes it
         Lease second = waiting.get();
