@@ -115,9 +115,7 @@ class ConnectionPoolRegressionTest {
      */
     @Test
     void aRetryWaitingAtTheLimitDialsWhenTheIdleLimitClosesAReleasedConnection() throws Exception {
-        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(0).build(),
-                DrainPolicy.defaults(), (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin),
-                now::get, scheduler, new StatsRecorder());
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(0).build());
         try {
             Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
@@ -136,18 +134,20 @@ class ConnectionPoolRegressionTest {
         }
     }
 
-    /** The same when maintenance expires the idle connection that held the place. */
+    /**
+     * The same when maintenance expires the idle connection that held the place. Since a retry makes room for itself
+     * (the least recently used idle connection closes as soon as one goes idle while it waits), the connection closes
+     * at its release, before maintenance runs; the test still holds the outcome: the retry is served, nothing waits.
+     */
     @Test
     void aRetryWaitingAtTheLimitDialsWhenMaintenanceExpiresAnIdleConnection() throws Exception {
-        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(1).maxIdlePerHost(1)
-                .idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults(),
-                (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
-                new StatsRecorder());
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(1).maxIdlePerHost(1)
+                .idleTimeout(Duration.ofSeconds(10)).build());
         try {
             Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             CompletableFuture<Lease> retry = acquireAsync(limited, true);
             awaitWaiting(limited, 1);
-            a.release(true); // idle, holding the only place
+            a.release(true); // would hold the only place: closed at once to make room for the retry
             assertThat(limited.connectionCount(ORIGIN)).isEqualTo(1);
             now.addAndGet(10 * SECOND);
             limited.maintain(now.get());
@@ -163,23 +163,24 @@ class ConnectionPoolRegressionTest {
 
     /**
      * The same when a checkout finds the idle connections expired and closes them on its way: it dialed for itself,
-     * and the retry got a place only once some dial ended (here the dials wait, as a slow network's do).
+     * and the retry got a place only once some dial ended (here the dials wait, as a slow network's do). Since a retry
+     * makes room for itself, a closes at its release and the retry dials then; the checkout still closes b, expired.
      */
     @Test
     void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesExpiredIdleConnections() throws Exception {
         java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
-        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
-                .idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults(), (origin, deadline, trace) -> {
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
+                .idleTimeout(Duration.ofSeconds(10)).build(), (origin, deadline, trace) -> {
                     dials.acquireUninterruptibly();
                     return new FakeConnection(ids.incrementAndGet(), origin);
-                }, now::get, scheduler, new StatsRecorder());
+                });
         try {
             Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             CompletableFuture<Lease> retry = acquireAsync(limited, true);
             awaitWaiting(limited, 1);
             a.release(true);
-            b.release(true); // both idle, holding both places
+            b.release(true); // a was closed at its release to make room for the retry; b idle
             now.addAndGet(10 * SECOND); // expired, and no maintenance has run
             CompletableFuture<Lease> next = acquireAsync(limited, false);
             awaitWaiting(limited, 2); // it closed both on its way and waits for its dial
@@ -199,25 +200,26 @@ class ConnectionPoolRegressionTest {
 
     /**
      * The same for a multiplexed (HTTP/2) idle connection a checkout finds unhealthy and closes under the lock: the
-     * freed place serves the retry waiting at the limit.
+     * freed place serves the retry waiting at the limit. Since a retry makes room for itself, a closes at its release
+     * and the retry dials then; the checkout still closes b, unhealthy.
      */
     @Test
     void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesAnUnhealthyMultiplexedConnection() throws Exception {
         java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
-        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
-                .build(), DrainPolicy.defaults(), (origin, deadline, trace) -> {
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2).build(),
+                (origin, deadline, trace) -> {
                     dials.acquireUninterruptibly();
                     FakeConnection connection = new FakeConnection(ids.incrementAndGet(), origin);
                     connection.multiplexed = true;
                     return connection;
-                }, now::get, scheduler, new StatsRecorder());
+                });
         try {
             Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             CompletableFuture<Lease> retry = acquireAsync(limited, true);
             awaitWaiting(limited, 1);
             a.release(true);
-            b.release(true); // both idle, holding both places
+            b.release(true); // a was closed at its release to make room for the retry; b idle
             ((FakeConnection) a.connection()).healthy = false;
             ((FakeConnection) b.connection()).healthy = false; // say, a GOAWAY came while idle
             CompletableFuture<Lease> next = acquireAsync(limited, false);
@@ -243,10 +245,7 @@ class ConnectionPoolRegressionTest {
      */
     @Test
     void aRetryAtTheLimitWithAUsedConnectionIdleClosesItAndDials() throws Exception {
-        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
-                .build(), DrainPolicy.defaults(),
-                (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
-                new StatsRecorder());
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2).build());
         try {
             Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
@@ -267,10 +266,7 @@ class ConnectionPoolRegressionTest {
     /** The same when the used connection comes back while the retry already waits at the limit. */
     @Test
     void aUsedConnectionReleasedWhileARetryWaitsAtTheLimitMakesRoomForIt() throws Exception {
-        ConnectionPool limited = new ConnectionPool(PoolConfig.builder().maxConnsPerHost(1).build(),
-                DrainPolicy.defaults(),
-                (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin), now::get, scheduler,
-                new StatsRecorder());
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(1).build());
         try {
             Lease held = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             CompletableFuture<Lease> retry = acquireAsync(limited, true);
@@ -283,6 +279,15 @@ class ConnectionPoolRegressionTest {
         } finally {
             limited.close();
         }
+    }
+
+    /** A pool of its own with {@code config}, on this test's clock and scheduler, dialing fake connections. */
+    private ConnectionPool limited(PoolConfig config) {
+        return limited(config, (origin, deadline, trace) -> new FakeConnection(ids.incrementAndGet(), origin));
+    }
+
+    private ConnectionPool limited(PoolConfig config, Dialer dialer) {
+        return new ConnectionPool(config, DrainPolicy.defaults(), dialer, now::get, scheduler, new StatsRecorder());
     }
 
     private static CompletableFuture<Lease> acquireAsync(ConnectionPool target, boolean fresh) {
