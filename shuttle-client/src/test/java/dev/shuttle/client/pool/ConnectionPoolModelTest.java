@@ -82,7 +82,7 @@ class ConnectionPoolModelTest {
     Arbitrary<ActionChain<PoolHarness>> chains() {
         return setups().flatMap(setup -> ActionChain.<PoolHarness>startWith(() -> current = new PoolHarness(setup))
                 .withAction(4, acquire())
-                .withAction(4, onDial((h, request) -> Arbitraries.integers().between(0, 4)
+                .withAction(4, onDial(request -> Arbitraries.integers().between(0, 4)
                         .map(i -> step("dial for r" + request + (i > 0 ? " connects" : " fails"),
                                 s -> s.completeDial(request, i > 0)))))
                 .withAction(4, onLease(l -> true, request -> Arbitraries.integers().between(0, 3)
@@ -175,113 +175,56 @@ class ConnectionPoolModelTest {
         };
     }
 
-    private static Action<PoolHarness> onDial(
-            java.util.function.BiFunction<PoolHarness, Integer, Arbitrary<Transformer<PoolHarness>>> steps) {
-        return new Action.Dependent<>() {
-            @Override
-            public boolean precondition(PoolHarness h) {
-                return !h.model.dials.isEmpty();
-            }
-
-            @Override
-            public Arbitrary<Transformer<PoolHarness>> transformer(PoolHarness h) {
-                List<Integer> requests = h.model.dials.stream().map(r -> r.id).toList();
-                return Arbitraries.of(requests).flatMap(request -> steps.apply(h, request));
-            }
-        };
+    private static Action<PoolHarness> onDial(Function<Integer, Arbitrary<Transformer<PoolHarness>>> steps) {
+        return on(h -> h.model.dials.stream().map(r -> r.id).toList(), requests -> requests.flatMap(steps));
     }
 
     /** On a lease still out (held or aborted) that {@code filter} accepts. */
     private static Action<PoolHarness> onLease(Predicate<PoolModel.Lease> filter,
                                                Function<Integer, Arbitrary<Transformer<PoolHarness>>> steps) {
-        return new Action.Dependent<>() {
-            private List<Integer> candidates(PoolHarness h) {
-                return h.model.leases(PoolModel.LState.HELD, PoolModel.LState.ABORTED).stream().filter(filter)
-                        .map(l -> l.req.id).toList();
-            }
-
-            @Override
-            public boolean precondition(PoolHarness h) {
-                return !candidates(h).isEmpty();
-            }
-
-            @Override
-            public Arbitrary<Transformer<PoolHarness>> transformer(PoolHarness h) {
-                return Arbitraries.of(candidates(h)).flatMap(steps);
-            }
-        };
+        return on(h -> h.model.leases(PoolModel.LState.HELD, PoolModel.LState.ABORTED).stream().filter(filter)
+                .map(l -> l.req.id).toList(), requests -> requests.flatMap(steps));
     }
 
     private static Action<PoolHarness> onReleased(Function<Integer, Transformer<PoolHarness>> step) {
-        return new Action.Dependent<>() {
-            private List<Integer> candidates(PoolHarness h) {
-                return h.model.leases(PoolModel.LState.RELEASED).stream().map(l -> l.req.id).toList();
-            }
-
-            @Override
-            public boolean precondition(PoolHarness h) {
-                return !candidates(h).isEmpty();
-            }
-
-            @Override
-            public Arbitrary<Transformer<PoolHarness>> transformer(PoolHarness h) {
-                return Arbitraries.of(candidates(h)).map(step);
-            }
-        };
+        return on(h -> h.model.leases(PoolModel.LState.RELEASED).stream().map(l -> l.req.id).toList(),
+                requests -> requests.map(step));
     }
 
     private static Action<PoolHarness> onWaiting(Function<Integer, Transformer<PoolHarness>> step) {
-        return new Action.Dependent<>() {
-            @Override
-            public boolean precondition(PoolHarness h) {
-                return !h.model.waiting().isEmpty();
-            }
-
-            @Override
-            public Arbitrary<Transformer<PoolHarness>> transformer(PoolHarness h) {
-                return Arbitraries.of(h.model.waiting().stream().map(r -> r.id).toList()).map(step);
-            }
-        };
+        return on(h -> h.model.waiting().stream().map(r -> r.id).toList(), requests -> requests.map(step));
     }
 
     /**
-     * On a request whose grace or overrun timer is pending; {@code waiting}: only one that still waits (timers are
-     * never cancelled, so most pending ones have nothing left to do).
+     * On a request whose grace, overrun or ready timer is pending; {@code waiting}: only one that still waits (timers
+     * are never cancelled, so most pending ones have nothing left to do).
      */
     private static Action<PoolHarness> onTimer(boolean waiting, Function<Integer, Transformer<PoolHarness>> step) {
-        return new Action.Dependent<>() {
-            private List<Integer> candidates(PoolHarness h) {
-                return h.model.graceTimers().stream().filter(t -> !waiting || !t.req.done).map(t -> t.req.id)
-                        .toList();
-            }
-
-            @Override
-            public boolean precondition(PoolHarness h) {
-                return !candidates(h).isEmpty();
-            }
-
-            @Override
-            public Arbitrary<Transformer<PoolHarness>> transformer(PoolHarness h) {
-                return Arbitraries.of(candidates(h)).map(step);
-            }
-        };
+        return on(h -> h.model.graceTimers().stream().filter(t -> !waiting || !t.req.done).map(t -> t.req.id)
+                .toList(), requests -> requests.map(step));
     }
 
     /** On an idle connection; {@code watched}: only one the watcher holds. */
     private static Action<PoolHarness> onIdle(boolean watched, Function<Integer, Transformer<PoolHarness>> step) {
-        return new Action.Dependent<>() {
-            private List<Integer> candidates(PoolHarness h) {
-                return h.model.idle.stream().filter(c -> !watched || c.fakeWatched).map(c -> c.id).toList();
-            }
+        return on(h -> h.model.idle.stream().filter(c -> !watched || c.fakeWatched).map(c -> c.id).toList(),
+                ids -> ids.map(step));
+    }
 
+    /**
+     * An action on one of the ids {@code candidates} lists in the current state (requests or connections), possible
+     * only while there is one; {@code steps} turns the choice among them into the step.
+     */
+    private static Action<PoolHarness> on(Function<PoolHarness, List<Integer>> candidates,
+                                          Function<Arbitrary<Integer>, Arbitrary<Transformer<PoolHarness>>> steps) {
+        return new Action.Dependent<>() {
             @Override
             public boolean precondition(PoolHarness h) {
-                return !candidates(h).isEmpty();
+                return !candidates.apply(h).isEmpty();
             }
 
             @Override
             public Arbitrary<Transformer<PoolHarness>> transformer(PoolHarness h) {
-                return Arbitraries.of(candidates(h)).map(step);
+                return steps.apply(Arbitraries.of(candidates.apply(h)));
             }
         };
     }
