@@ -609,13 +609,15 @@ public final class ConnectionPool implements AutoCloseable {
 
     /**
      * A new HTTP/1.1 connection is open, but its origin's new connections answer their first request only
-     * {@link CostModel#passCapDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
+     * {@link CostModel#rawDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
      * handshake {@code connect()} does not see), and its request waits for a drain expected to end before then: giving
      * the request the new connection now would make it wait longer than the drain it chose. The dial therefore counts
      * as still in flight until the connection could answer, or until the drain overruns its estimate by the spare wait,
      * whichever is first (a scheduler timer); a drain that ends before serves the request, and the new connection then
-     * goes to the next request or the idle list as a spare. Where {@code connect()} is the whole cost (plain TCP, TLS)
-     * the connection is ready when the dial returns and nothing is held. Returns whether the dial is held.
+     * goes to the next request or the idle list as a spare once it could answer. Where {@code connect()} is the whole
+     * cost (plain TCP, TLS) the connection is ready when the dial returns and nothing is held. One measured dial is
+     * enough: if it overstates the cost (a cold first connection), a request waits at most what it chose to wait for its
+     * drain anyway, its estimate plus the spare wait. Returns whether the dial is held.
      */
     private boolean holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
         assert lock.isHeldByCurrentThread();
@@ -624,7 +626,7 @@ public final class ConnectionPool implements AutoCloseable {
             return false;
         }
         CostModel costs = pool.costs;
-        long dialCost = costs.passCapDialCostNanos();
+        long dialCost = costs.rawDialCostNanos();
         if (dialCost < CostModel.MIN_DIAL_COST_NANOS || costs.drainsSeen() < CostModel.MIN_DRAIN_HISTORY) {
             return false; // not known well enough to make a request wait on it
         }
@@ -635,16 +637,28 @@ public final class ConnectionPool implements AutoCloseable {
             return false;
         }
         long hold = Math.min(readyIn, expected + costs.spareWaitNanos());
-        scheduler.schedule(hold, () -> dialReady(pool, waiter, connection, dialStart));
+        long readyAt = dialStart + dialCost;
+        scheduler.schedule(hold, () -> dialReady(pool, waiter, connection, dialStart, readyAt));
         heldDials.incrementAndGet();
         return true;
     }
 
-    /** A held dial's connection could answer now (or its waiter's drain overran): the dial ends as any other. */
-    private void dialReady(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
+    /**
+     * A held dial's waiter stops waiting for its drain (the drain overran), or its connection could answer now: the
+     * dial ends as any other. If the drain served the waiter before, the connection is still held until it could
+     * answer: given to the next request at once, it would make that request wait for the rest of the dial cost while a
+     * drain or the idle list might serve it sooner.
+     */
+    private void dialReady(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart,
+                           long readyAt) {
         List<PoolEntry> toClose = new ArrayList<>(0);
         lock.lock();
         try {
+            long notReadyFor = readyAt - clock.getAsLong();
+            if (!closed && waiter.done && notReadyFor > 0) {
+                scheduler.schedule(notReadyFor, () -> dialReady(pool, waiter, connection, dialStart, readyAt));
+                return;
+            }
             dialEndedLocked(pool, waiter, connection, null, dialStart, toClose);
         } finally {
             lock.unlock();

@@ -62,6 +62,7 @@ class ConnectionPoolModelTest {
             Statistics.label("dialed though a drain was there").collect(model.handOffDials > 0);
             Statistics.label("a grace or overrun timer dialed").collect(model.timerDials > 0);
             Statistics.label("a new connection held until it could answer").collect(model.heldDials > 0);
+            Statistics.label("held on after a drain served its request").collect(model.heldPastTheirRequest > 0);
             Statistics.label("took a watched connection").collect(leases.stream()
                     .anyMatch(l -> l.wasIdle && l.idleNanos >= PoolModel.WATCH_AFTER));
             Statistics.label("timed out or interrupted").collect(model.requests.stream()

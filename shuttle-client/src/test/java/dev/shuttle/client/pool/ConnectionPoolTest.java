@@ -780,6 +780,16 @@ class ConnectionPoolTest {
         assertThat(second.connection()).isSameAs(first.connection());
         now.addAndGet(2 * MS);
         assertThat(scheduler.run(ready)).isTrue();
+        // Served by its drain: the new connection is still held until it could answer, 24 ms after its dial started
+        // (25 ms to a fresh first byte, less the reused 1 ms), 15 ms from now. Idle now, it would make the next
+        // request wait those 15 ms.
+        assertThat(pool.idleCount()).isZero();
+        assertThat(pool.counts(ORIGIN).dialing()).as("held until it could answer").isEqualTo(1);
+        assertThat(scheduler.pending()).hasSize(1);
+        ManualScheduler.Task answers = scheduler.pending().getFirst();
+        assertThat(answers.delayNanos).isEqualTo(15 * MS);
+        now.addAndGet(15 * MS);
+        assertThat(scheduler.run(answers)).isTrue();
         assertThat(pool.idleCount()).as("the new connection is the spare for the next request").isEqualTo(1);
         assertThat(pool.counts(ORIGIN).dialing()).isZero();
         second.release(true);

@@ -144,6 +144,8 @@ final class PoolModel {
         long dialStartedAt;
         /** The connection its dial opened, held until it could answer (the pool's holdUntilReadyLocked); or null. */
         Integer heldConn;
+        /** When the held connection could answer: dial start plus the raw dial cost. */
+        long heldReadyAt;
         Decision decision;
         Lease lease;
         /** Left the waiters' queue (served, failed, gave up): the pool's Waiter.done. */
@@ -246,6 +248,8 @@ final class PoolModel {
     long spareDials;
     long spareWaits;
     long heldDials;
+    /** Held connections whose request a drain served before they could answer, held on until they could. */
+    long heldPastTheirRequest;
     long opened;
     long failedDials;
     long closedByPool;
@@ -365,15 +369,6 @@ final class PoolModel {
             return 0;
         }
         double cost = median(freshFirstByte) - (reusedFirstByte.isEmpty() ? 0 : median(reusedFirstByte));
-        return (long) Math.max(0, cost);
-    }
-
-    /** CostModel.passCapDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
-    long passCapDialCost() {
-        if (freshFirstByte.size() < 2) {
-            return 0;
-        }
-        double cost = lowerMedian(freshFirstByte) - (reusedFirstByte.isEmpty() ? 0 : median(reusedFirstByte));
         return (long) Math.max(0, cost);
     }
 
@@ -575,12 +570,18 @@ final class PoolModel {
 
     /**
      * A grace or overrun timer runs: its waiter dials if it still waits without a dial (and the pool is open). A ready
-     * timer ends its held dial as any other.
+     * timer ends its held dial as any other, unless its request was served meanwhile (by its drain) before the
+     * connection could answer: then the connection stays held until it could.
      */
     void fireGrace(Timer timer) {
         timers.remove(timer);
         Req req = timer.req;
         if (timer.kind == TimerKind.READY) {
+            if (!closed && req.done && req.heldReadyAt - now > 0) {
+                schedule(TimerKind.READY, req.heldReadyAt - now, req); // served by its drain: held until it could answer
+                heldPastTheirRequest++;
+                return;
+            }
             held.remove(req);
             Integer connId = req.heldConn;
             req.heldConn = null;
@@ -711,7 +712,7 @@ final class PoolModel {
         if (closed || req.done || drain == null || !handOff) {
             return 0;
         }
-        long dialCost = passCapDialCost();
+        long dialCost = rawDialCost();
         if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
             return 0;
         }
@@ -720,6 +721,7 @@ final class PoolModel {
         if (expected == Long.MAX_VALUE || expected >= readyIn) {
             return 0;
         }
+        req.heldReadyAt = req.dialStartedAt + dialCost;
         return Math.min(readyIn, expected + spareWait());
     }
 
