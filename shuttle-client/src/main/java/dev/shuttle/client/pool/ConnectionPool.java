@@ -609,15 +609,15 @@ public final class ConnectionPool implements AutoCloseable {
 
     /**
      * A new HTTP/1.1 connection is open, but its origin's new connections answer their first request only
-     * {@link CostModel#rawDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
+     * {@link CostModel#passCapDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
      * handshake {@code connect()} does not see), and its request waits for a drain expected to end before then: giving
      * the request the new connection now would make it wait longer than the drain it chose. The dial therefore counts
      * as still in flight until the connection could answer, or until the drain overruns its estimate by the spare wait,
      * whichever is first (a scheduler timer); a drain that ends before serves the request, and the new connection then
      * goes to the next request or the idle list as a spare once it could answer. Where {@code connect()} is the whole
-     * cost (plain TCP, TLS) the connection is ready when the dial returns and nothing is held. One measured dial is
-     * enough: if it overstates the cost (a cold first connection), a request waits at most what it chose to wait for its
-     * drain anyway, its estimate plus the spare wait. Returns whether the dial is held.
+     * cost (plain TCP, TLS) the connection is ready when the dial returns and nothing is held. Two measured dials are
+     * needed: a single one may be a cold first connection's, and a request held on such an overstated cost would wait
+     * for its drain where the new connection could have served it at once. Returns whether the dial is held.
      */
     private boolean holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
         assert lock.isHeldByCurrentThread();
@@ -626,7 +626,7 @@ public final class ConnectionPool implements AutoCloseable {
             return false;
         }
         CostModel costs = pool.costs;
-        long dialCost = costs.rawDialCostNanos();
+        long dialCost = costs.passCapDialCostNanos();
         if (dialCost < CostModel.MIN_DIAL_COST_NANOS || costs.drainsSeen() < CostModel.MIN_DRAIN_HISTORY) {
             return false; // not known well enough to make a request wait on it
         }

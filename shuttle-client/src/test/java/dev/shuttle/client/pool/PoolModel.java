@@ -144,7 +144,7 @@ final class PoolModel {
         long dialStartedAt;
         /** The connection its dial opened, held until it could answer (the pool's holdUntilReadyLocked); or null. */
         Integer heldConn;
-        /** When the held connection could answer: dial start plus the raw dial cost. */
+        /** When the held connection could answer: dial start plus the dial cost the hold was decided on. */
         long heldReadyAt;
         Decision decision;
         Lease lease;
@@ -369,6 +369,15 @@ final class PoolModel {
             return 0;
         }
         double cost = median(freshFirstByte) - (reusedFirstByte.isEmpty() ? 0 : median(reusedFirstByte));
+        return (long) Math.max(0, cost);
+    }
+
+    /** CostModel.passCapDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
+    long passCapDialCost() {
+        if (freshFirstByte.size() < 2) {
+            return 0;
+        }
+        double cost = lowerMedian(freshFirstByte) - (reusedFirstByte.isEmpty() ? 0 : median(reusedFirstByte));
         return (long) Math.max(0, cost);
     }
 
@@ -712,7 +721,7 @@ final class PoolModel {
         if (closed || req.done || drain == null || !handOff) {
             return 0;
         }
-        long dialCost = rawDialCost();
+        long dialCost = passCapDialCost();
         if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
             return 0;
         }
