@@ -176,7 +176,15 @@ final class Http2Streams {
                 throw Http2Exception.streamError(streamId, Http2ErrorCode.STREAM_CLOSED,
                         "DATA on closed stream " + streamId);
             }
-            stream.receiveWindow.receive(flowControlled);
+            try {
+                stream.receiveWindow.receive(flowControlled);
+            } catch (Http2Exception e) {
+                // A stream error (the client overran the stream's window): the stream is reset and its bytes are never
+                // read, but they did count against the connection window (RFC 9113 6.9): credit them back, or every
+                // such frame would shrink the connection's window for good until the whole connection stalls.
+                owedCredit += creditConnectionLocked(flowControlled);
+                throw e;
+            }
             int credit = creditConnectionLocked(flowControlled - payload); // padding is nobody's to read
             if (payload > 0) {
                 byte[] copy = new byte[payload];

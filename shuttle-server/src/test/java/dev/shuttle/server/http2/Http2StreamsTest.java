@@ -1,0 +1,40 @@
+package dev.shuttle.server.http2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Exception;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/** The server's stream registry on the reader's side: flow-control accounting of DATA the handlers never read. */
+class Http2StreamsTest {
+    private static final int STREAM_WINDOW = 1_000;
+    private static final int CONNECTION_WINDOW = 10_000;
+
+    @Test
+    void dataOverrunningAStreamWindowIsAStreamErrorAndItsBytesGoBackToTheConnectionWindow() throws Exception {
+        Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
+        long credited = 0;
+        // Twenty streams each overrun their window by one byte: 20 020 bytes in all, twice the connection window.
+        // Without the credit the connection window runs dry at the tenth, a connection error that ends every stream.
+        for (int i = 0; i < 20; i++) {
+            int id = 1 + 2 * i;
+            streams.open(id);
+            Http2Exception overrun = catchThrowableOfType(Http2Exception.class,
+                    () -> streams.dataReceived(id, ByteBuffer.allocate(STREAM_WINDOW + 1), STREAM_WINDOW + 1, false));
+            assertThat(overrun.isConnectionError()).as("stream %d", id).isFalse();
+            assertThat(overrun.error()).isEqualTo(Http2ErrorCode.FLOW_CONTROL_ERROR);
+            // What the session does for a stream error: reset the stream, send the credit the frame still owes.
+            credited += streams.reset(id, overrun.error(), false) + streams.takeOwedCredit();
+        }
+        // Updates go out per half window consumed: all but the last, unsent half window came back.
+        assertThat(credited).isGreaterThan(20L * (STREAM_WINDOW + 1) - CONNECTION_WINDOW / 2);
+        // And the connection still takes a frame as large as its whole window.
+        streams.open(41);
+        Http2Exception overrun = catchThrowableOfType(Http2Exception.class,
+                () -> streams.dataReceived(41, ByteBuffer.allocate(STREAM_WINDOW + 1), STREAM_WINDOW + 1, false));
+        assertThat(overrun.isConnectionError()).isFalse();
+    }
+}
