@@ -114,6 +114,9 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private volatile int capacity = INITIAL_CAPACITY;
     private volatile Runnable poolListener = () -> {
     };
+    /** Runs while a new stream takes the parked connection back, outside the lock: where tests stage a failure. */
+    volatile Runnable beforeUnpark = () -> {
+    };
 
     /**
      * Streams assumed before the server's SETTINGS arrive: 100, the smallest limit RFC 9113 recommends servers
@@ -293,9 +296,13 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
                     boolean back;
                     lock.unlock();
                     try {
+                        beforeUnpark.run();
                         back = watcher.unpark(parked);
                     } finally {
                         lock.lock();
+                    }
+                    if (io == Io.CLOSED) {
+                        continue; // failed meanwhile (closed, or the pool's idle timeout): the check above reports it
                     }
                     if (back) {
                         io = Io.ACTIVE; // ours again: no reader runs; one is started below

@@ -264,6 +264,44 @@ class Http2FaultsTest {
     }
 
     @Test
+    void aConnectionThatFailsWhileAStreamTakesItBackFromParkingStaysClosedAndTheRequestIsRetried() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        conn.respond(request.streamId(), 200, "one");
+        try (Response r = call.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("one");
+        }
+        Http2Connection connection = onlyConnection();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        // Staged: the connection fails (the pool closing it, a failed write) just as a new stream takes it back.
+        CountDownLatch unparking = new CountDownLatch(1);
+        CountDownLatch failed = new CountDownLatch(1);
+        connection.beforeUnpark = () -> {
+            unparking.countDown();
+            try {
+                failed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        CompletableFuture<Response> again = client.sendAsync(Request.get(peer.url("/two")));
+        assertThat(unparking.await(5, TimeUnit.SECONDS)).isTrue();
+        connection.failed(new IOException("staged failure"), null);
+        failed.countDown();
+        // The stream never left: it is retried on a new connection, and the failed one stays closed.
+        ScriptedH2Peer.Conn second = peer.accept();
+        ScriptedH2Peer.ReceivedRequest retried = second.expectRequest();
+        second.respond(retried.streamId(), 200, "two");
+        try (Response r = again.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("two");
+        }
+        assertThat(connection.ioState()).as("not made ACTIVE again after it failed")
+                .isEqualTo(Http2Connection.Io.CLOSED);
+        assertThat(client.stats().connectionsOpened()).isEqualTo(2);
+    }
+
+    @Test
     void anInterruptResetsTheStreamNotTheConnection() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/slow")));
         ScriptedH2Peer.Conn conn = peer.accept();
