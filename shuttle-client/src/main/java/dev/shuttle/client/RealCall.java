@@ -58,13 +58,14 @@ final class RealCall {
             throw new InterruptedIOException("interrupted before sending " + request);
         }
         core.stats.request();
-        boolean retry = false;
-        boolean fresh = false;
+        Lease retryOf = null; // the lease whose exchange failed, once this call retries (at most once)
         int unprocessedRetries = 0;
         try {
             while (true) {
                 trace.getConn(request.origin());
-                Lease lease = core.pool.acquire(request.origin(), fresh, !request.isIdempotent(), deadline, trace);
+                Lease lease = retryOf == null
+                        ? core.pool.acquire(request.origin(), false, !request.isIdempotent(), deadline, trace)
+                        : core.pool.acquireRetry(request.origin(), retryOf, deadline, trace);
                 ProtocolConnection connection = (ProtocolConnection) lease.connection();
                 ConnectionInfo info = connectionInfo(lease, connection);
                 trace.gotConn(info);
@@ -88,11 +89,10 @@ final class RealCall {
                         unprocessedRetries++;
                         continue;
                     }
-                    if (!retry && retryable(lease, exchange, failure)) {
+                    if (retryOf == null && retryable(lease, exchange, failure)) {
                         trace.retrying(failure);
                         core.stats.retry();
-                        retry = true;
-                        fresh = true;
+                        retryOf = lease;
                         continue;
                     }
                     throw failure;

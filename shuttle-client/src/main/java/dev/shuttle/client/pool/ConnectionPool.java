@@ -114,7 +114,9 @@ public final class ConnectionPool implements AutoCloseable {
     /**
      * Checks out a connection to {@code origin}, blocking until one is available.
      *
-     * @param fresh      a retry: take only a connection that never carried a request
+     * @param fresh      a retry: take only a connection that never carried a request, or on a multiplexed origin a
+     *                   stream on one opened after this call ({@link #acquireRetry}, which knows the connection that
+     *                   failed, also takes one opened since that)
      * @param checkIdle  check a recently idle connection before use (a request that cannot be retried)
      * @param deadline   absolute deadline on this pool's clock, or Long.MAX_VALUE
      * @throws HttpTimeoutException   (CALL) when the deadline passes first
@@ -129,8 +131,25 @@ public final class ConnectionPool implements AutoCloseable {
                 return idle;
             }
         }
-        return await(origin, fresh, deadline, trace);
+        return await(origin, fresh, NEWER_THAN_ANY_OPEN, deadline, trace);
     }
+
+    /**
+     * Checks out a connection for the retry of a request whose exchange on {@code failed}'s connection failed before
+     * any response byte: only a connection that never carried a request will do, or, on a multiplexed origin, a
+     * stream on a connection opened after {@code failed}'s (serial order), whether it opened before this retry came
+     * or is dialed for it. Retries of the streams of a failed HTTP/2 connection, which come one by one as each stream
+     * learns of the failure, so share the connection the first of them opened instead of each dialing one more.
+     *
+     * @param failed the lease the failed exchange ran on (released)
+     * @see #acquire
+     */
+    public Lease acquireRetry(Origin origin, Lease failed, long deadline, ClientTrace trace) throws IOException {
+        return await(origin, true, failed.entry.serial + 1, deadline, trace);
+    }
+
+    /** For {@link #await}'s {@code firstFreshSerial}: only connections opened after the waiter queued. */
+    private static final long NEWER_THAN_ANY_OPEN = -1;
 
     /** The most recently idle healthy connection, or null. Stale ones found on the way are closed. */
     private Lease takeIdle(Origin origin, boolean checkIdle) throws IOException {
@@ -252,7 +271,8 @@ public final class ConnectionPool implements AutoCloseable {
         entry.watched = entry.connection.watch(() -> idleConnectionWoke(entry));
     }
 
-    private Lease await(Origin origin, boolean fresh, long deadline, ClientTrace trace) throws IOException {
+    private Lease await(Origin origin, boolean fresh, long firstFreshSerial, long deadline, ClientTrace trace)
+            throws IOException {
         Waiter waiter;
         List<PoolEntry> toClose = new ArrayList<>(0);
         lock.lock();
@@ -260,16 +280,24 @@ public final class ConnectionPool implements AutoCloseable {
             checkOpenLocked();
             OriginPool pool = originLocked(origin);
             long now = clock.getAsLong();
-            waiter = new Waiter(lock.newCondition(), fresh, pool.opened + 1, trace, deadline);
+            waiter = new Waiter(lock.newCondition(), fresh,
+                    firstFreshSerial == NEWER_THAN_ANY_OPEN ? pool.opened + 1 : firstFreshSerial, trace, deadline);
             pool.waiters.addLast(waiter);
+            if (fresh) {
+                // A retry may take a stream on a multiplexed connection open already, if it is newer than the one
+                // that failed it (takeIdle, where other requests find such streams, would offer it any).
+                for (int i = 0; i < pool.multiplexed.size() && !waiter.done; i++) {
+                    offerStreamsLocked(pool, pool.multiplexed.get(i));
+                }
+            }
             HandOffDecision decision = null;
             if (!fresh && policy.handOff() && !pool.knownMultiplexed && !dialer.multiplexedByConfiguration(origin)) {
                 decision = planLocked(pool, waiter, now);
             }
-            if (!waiter.covered() && !sharedDialsCoverLocked(pool)) {
+            if (!waiter.done && !waiter.covered() && !sharedDialsCoverLocked(pool)) {
                 startDialLocked(pool, waiter);
             }
-            if (fresh) {
+            if (fresh && !waiter.done) {
                 makeRoomForRetriesLocked(pool, toClose);
             }
             pool.peak.observe(pool.busy(), now);

@@ -13,10 +13,14 @@ final class Waiter {
     final Condition ready;
     /**
      * A retry: only a connection that never carried a request will do, or, on a multiplexed origin, one opened after
-     * this waiter queued (serial at least {@link #firstFreshSerial}): a burst of retries shares the new connection.
+     * the connection that failed it (serial at least {@link #firstFreshSerial}): a burst of retries shares the new
+     * connection.
      */
     final boolean freshOnly;
-    /** The serial the next connection its origin opens will have, when this waiter queued. */
+    /**
+     * The lowest serial of a multiplexed connection a retry may take a stream on: one more than that of the connection
+     * its request failed on, or, when that is not known, the serial the origin's next connection will have.
+     */
     final long firstFreshSerial;
     final ClientTrace trace;
     /** The caller's deadline on the pool's clock. */

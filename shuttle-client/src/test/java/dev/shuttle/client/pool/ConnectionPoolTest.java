@@ -92,6 +92,19 @@ class ConnectionPoolTest {
         return acquireAsync(true, ClientTrace.NONE);
     }
 
+    /** The retry of a request whose exchange on {@code failed} failed, as a call makes it, on a thread of its own. */
+    private CompletableFuture<Lease> acquireRetryAsync(Lease failed) {
+        CompletableFuture<Lease> future = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                future.complete(pool.acquireRetry(ORIGIN, failed, Deadline.NONE, ClientTrace.NONE));
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        });
+        return future;
+    }
+
     /** A checkout on a virtual thread of its own, for a request that waits. */
     private CompletableFuture<Lease> acquireAsync(boolean fresh, ClientTrace trace) {
         CompletableFuture<Lease> future = new CompletableFuture<>();
@@ -697,8 +710,8 @@ class ConnectionPoolTest {
         streams.forEach(l -> l.release(false));
         gateDials();
         List<CompletableFuture<Lease>> retries = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            retries.add(acquireFreshAsync());
+        for (Lease failed : streams) {
+            retries.add(acquireRetryAsync(failed));
         }
         Await.until("four retries waiting", () -> pool.waitingCount(ORIGIN) == 4);
         assertThat(pool.counts(ORIGIN).dialing()).as("one dial for the four").isEqualTo(1);
@@ -720,14 +733,41 @@ class ConnectionPoolTest {
         Lease failed = acquire();
         failed.release(false); // its stream failed; the connection still takes streams
         gateDials();
-        CompletableFuture<Lease> retry = acquireFreshAsync();
+        CompletableFuture<Lease> retry = acquireRetryAsync(failed);
         Await.until("the retry dials", () -> dialPermits.hasQueuedThreads());
         dialPermits.release();
         Lease fresh = retry.get();
         assertThat(fresh.connection()).isNotSameAs(busy.connection());
         assertThat(fresh.reused()).isFalse();
+        // Not knowing which connection failed (acquire with fresh), a retry does not take that one either.
+        CompletableFuture<Lease> blind = acquireFreshAsync();
+        Await.until("the blind retry dials", () -> dialPermits.hasQueuedThreads());
+        dialPermits.release();
+        Lease blindFresh = blind.get();
+        assertThat(blindFresh.connection()).isNotSameAs(busy.connection()).isNotSameAs(fresh.connection());
+        blindFresh.release(true);
         fresh.release(true);
         busy.release(true);
+    }
+
+    @Test
+    void aRetryThatComesAfterTheReplacementOpenedTakesAStreamOnIt() throws Exception {
+        multiplexedStreams = 10;
+        pool();
+        Lease first = acquire();
+        Lease second = acquire();
+        assertThat(dialed).hasSize(1);
+        dialed.getFirst().healthy = false; // the connection failed; its streams learn of it one after the other
+        first.release(false);
+        Lease retried = pool.acquireRetry(ORIGIN, first, Deadline.NONE, ClientTrace.NONE);
+        assertThat(retried.connection()).isSameAs(dialed.get(1));
+        second.release(false);
+        Lease late = pool.acquireRetry(ORIGIN, second, Deadline.NONE, ClientTrace.NONE);
+        assertThat(late.connection()).as("a stream on the replacement, opened after the failed connection")
+                .isSameAs(dialed.get(1));
+        assertThat(dialed).hasSize(2);
+        late.release(true);
+        retried.release(true);
     }
 
     /**
