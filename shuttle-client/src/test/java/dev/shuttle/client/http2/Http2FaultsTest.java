@@ -69,6 +69,19 @@ class Http2FaultsTest {
         }
     }
 
+    /** A first request, answered "one"; then the connection parks with no thread. Returns the peer's connection. */
+    private ScriptedH2Peer.Conn answerOneRequestAndAwaitParked() throws Exception {
+        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
+        ScriptedH2Peer.Conn conn = peer.accept();
+        conn.respond(conn.expectRequest().streamId(), 200, "one");
+        try (Response r = call.get(5, TimeUnit.SECONDS)) {
+            assertThat(r.string()).isEqualTo("one");
+        }
+        Http2Connection connection = onlyConnection();
+        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        return conn;
+    }
+
     private Http2Connection onlyConnection() {
         List<?> connections = ClientInternals.pool(client).multiplexedConnections(origin());
         assertThat(connections).hasSize(1);
@@ -265,15 +278,8 @@ class Http2FaultsTest {
 
     @Test
     void aConnectionThatFailsWhileAStreamTakesItBackFromParkingStaysClosedAndTheRequestIsRetried() throws Exception {
-        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
-        conn.respond(request.streamId(), 200, "one");
-        try (Response r = call.get(5, TimeUnit.SECONDS)) {
-            assertThat(r.string()).isEqualTo("one");
-        }
+        answerOneRequestAndAwaitParked();
         Http2Connection connection = onlyConnection();
-        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
         // Staged: the connection fails (the pool closing it, a failed write) just as a new stream takes it back.
         CountDownLatch unparking = new CountDownLatch(1);
         CountDownLatch failed = new CountDownLatch(1);
@@ -448,12 +454,8 @@ class Http2FaultsTest {
 
     @Test
     void aParkedConnectionWhoseServerClosesItIsClosedNotWokenForEver() throws Exception {
-        CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        conn.respond(conn.expectRequest().streamId(), 200, "one");
-        call.get(5, TimeUnit.SECONDS).close();
+        ScriptedH2Peer.Conn conn = answerOneRequestAndAwaitParked();
         Http2Connection connection = onlyConnection();
-        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
         // The reader shares the channel with the writer, so its non-blocking read cannot see the end of the stream;
         // without a short blocking read to tell, the woken connection would park again and be woken again.
         assertThat(connection.transport.isSharedWithWriters()).isTrue();

@@ -726,28 +726,29 @@ class ConnectionPoolTest {
     }
 
     @Test
-    void aRetryDoesNotTakeAStreamOnAnHttp2ConnectionThatWasOpenBeforeItQueued() throws Exception {
+    void aRetryDoesNotTakeAStreamOnTheHttp2ConnectionItFailedOn() throws Exception {
         multiplexedStreams = 10;
         pool();
         Lease busy = acquire();
         Lease failed = acquire();
         failed.release(false); // its stream failed; the connection still takes streams
         gateDials();
-        CompletableFuture<Lease> retry = acquireRetryAsync(failed);
-        Await.until("the retry dials", () -> dialPermits.hasQueuedThreads());
-        dialPermits.release();
-        Lease fresh = retry.get();
+        Lease fresh = servedByItsOwnDial(acquireRetryAsync(failed));
         assertThat(fresh.connection()).isNotSameAs(busy.connection());
         assertThat(fresh.reused()).isFalse();
-        // Not knowing which connection failed (acquire with fresh), a retry does not take that one either.
-        CompletableFuture<Lease> blind = acquireFreshAsync();
-        Await.until("the blind retry dials", () -> dialPermits.hasQueuedThreads());
-        dialPermits.release();
-        Lease blindFresh = blind.get();
+        // Not knowing which connection failed (acquire with fresh), a retry takes none that was open before it came.
+        Lease blindFresh = servedByItsOwnDial(acquireFreshAsync());
         assertThat(blindFresh.connection()).isNotSameAs(busy.connection()).isNotSameAs(fresh.connection());
         blindFresh.release(true);
         fresh.release(true);
         busy.release(true);
+    }
+
+    /** Dials are gated: lets the one {@code waiting} started through, and returns what it was served. */
+    private Lease servedByItsOwnDial(CompletableFuture<Lease> waiting) throws Exception {
+        Await.until("its dial started", () -> dialPermits.hasQueuedThreads());
+        dialPermits.release();
+        return waiting.get();
     }
 
     @Test
