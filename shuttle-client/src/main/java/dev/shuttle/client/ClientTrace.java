@@ -4,6 +4,7 @@ import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -48,6 +49,17 @@ public interface ClientTrace {
      * hand-off).
      */
     default void handOff(HandOffDecision decision) {
+    }
+
+    /**
+     * A connection dialed for this request is open, but the pool holds it back: new connections to {@code origin} answer
+     * their first request only {@code readyIn} from now (a server or proxy slow to accept, a relay), later than the
+     * drain this request waits for is expected to end. The request takes whichever comes first: the drained connection,
+     * or this one after {@code hold} (the drain's estimate plus the spare wait, at most {@code readyIn}); a connection
+     * it does not take goes to the next request once it could answer. Fired on the dialing thread (HTTP/1.1, default
+     * policy).
+     */
+    default void dialHeld(Origin origin, Duration hold, Duration readyIn) {
     }
 
     /** Name resolution of {@code host} begins (skipped for address literals). */

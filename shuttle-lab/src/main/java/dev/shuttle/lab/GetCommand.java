@@ -260,6 +260,13 @@ final class GetCommand implements Callable<Integer> {
         }
 
         @Override
+        public void dialHeld(Origin origin, Duration hold, Duration readyIn) {
+            print(String.format(Locale.ROOT, "connected, but new connections here answer only in %.3f ms: holding this"
+                    + " one up to %.3f ms for the draining connection first", readyIn.toNanos() / 1e6,
+                    hold.toNanos() / 1e6));
+        }
+
+        @Override
         public void connectStart(Origin origin, InetSocketAddress address) {
             connectStartNanos = System.nanoTime();
             print("Trying " + hostPort(address) + "...");

@@ -9,6 +9,7 @@ import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -65,6 +66,11 @@ public final class Traces implements ClientTrace {
     @Override
     public void handOff(HandOffDecision decision) {
         each(t -> t.handOff(decision));
+    }
+
+    @Override
+    public void dialHeld(Origin origin, Duration hold, Duration readyIn) {
+        each(t -> t.dialHeld(origin, hold, readyIn));
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.internal.TaskScheduler;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -623,16 +624,25 @@ public final class ConnectionPool implements AutoCloseable {
             failure = new IOException("dial to " + pool.origin + " failed", e);
         }
         List<PoolEntry> toClose = new ArrayList<>(0);
+        Hold hold = null;
         lock.lock();
         try {
-            if (connection != null && holdUntilReadyLocked(pool, waiter, connection, dialStart)) {
-                return;
+            hold = connection == null ? null : holdUntilReadyLocked(pool, waiter, connection, dialStart);
+            if (hold == null) {
+                dialEndedLocked(pool, waiter, connection, failure, dialStart, toClose);
             }
-            dialEndedLocked(pool, waiter, connection, failure, dialStart, toClose);
         } finally {
             lock.unlock();
             closeAll(toClose);
         }
+        if (hold != null) {
+            waiter.trace.dialHeld(pool.origin, Duration.ofNanos(hold.nanos()),
+                    Duration.ofNanos(hold.readyInNanos()));
+        }
+    }
+
+    /** A new connection held back: for how long at first, and in how long it could answer. */
+    private record Hold(long nanos, long readyInNanos) {
     }
 
     /**
@@ -645,30 +655,30 @@ public final class ConnectionPool implements AutoCloseable {
      * goes to the next request or the idle list as a spare once it could answer. Where {@code connect()} is the whole
      * cost (plain TCP, TLS) the connection is ready when the dial returns and nothing is held. Two measured dials are
      * needed: a single one may be a cold first connection's, and a request held on such an overstated cost would wait
-     * for its drain where the new connection could have served it at once. Returns whether the dial is held.
+     * for its drain where the new connection could have served it at once. Returns the hold, or null if not held.
      */
-    private boolean holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
+    private Hold holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
         assert lock.isHeldByCurrentThread();
         PoolEntry drain = waiter.awaitedDrain;
         if (closed || waiter.done || drain == null || !policy.handOff() || connection.isMultiplexed()) {
-            return false;
+            return null;
         }
         CostModel costs = pool.costs;
         long dialCost = costs.passCapDialCostNanos();
         if (dialCost < CostModel.MIN_DIAL_COST_NANOS || costs.drainsSeen() < CostModel.MIN_DRAIN_HISTORY) {
-            return false; // not known well enough to make a request wait on it
+            return null; // not known well enough to make a request wait on it
         }
         long now = clock.getAsLong();
         long readyIn = dialCost - (now - dialStart);
         long expected = expectedDrainLocked(costs, drain.drain, now);
         if (expected == Long.MAX_VALUE || expected >= readyIn) {
-            return false;
+            return null;
         }
         long hold = Math.min(readyIn, expected + costs.spareWaitNanos());
         long readyAt = dialStart + dialCost;
         scheduler.schedule(hold, () -> dialReady(pool, waiter, connection, dialStart, readyAt));
         heldDials.incrementAndGet();
-        return true;
+        return new Hold(hold, readyIn);
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.ManualScheduler;
+import dev.shuttle.client.testing.RecordingTrace;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -784,11 +785,13 @@ class ConnectionPoolTest {
         costs.recordDrain(1000, 8 * MS, true, 50 * MS);
         draining.startDrain(new DrainProgress(now.get(), -1));
         gateDials();
-        CompletableFuture<Lease> waiting = acquireAsync();
+        CompletableFuture<Lease> waiting = acquireAsync(heldTrace);
         Await.until("a spare dialed beside the drain", () -> dialPermits.hasQueuedThreads());
         assertThat(pool.spareDials()).isEqualTo(1);
         return waiting;
     }
+
+    private final RecordingTrace heldTrace = new RecordingTrace();
 
     /** The same, and the spare's {@code connect()} returns after 1 ms: the pool holds the new connection back. */
     private CompletableFuture<Lease> holdASpareOfASlowToAnswerOrigin(Lease draining) throws Exception {
@@ -796,6 +799,9 @@ class ConnectionPoolTest {
         now.addAndGet(MS);
         dialPermits.release(); // connected after 1 ms: it could answer 23 ms from now, the drain ends in 7
         Await.until("the new connection held back", () -> pool.heldDials() == 1);
+        // The trace says so (fired after the pool's lock is let go): held for 8 ms at most, could answer in 23.
+        Await.until("the hold traced", () -> !heldTrace.events.isEmpty());
+        assertThat(heldTrace.events).containsExactly("dialHeld " + 8 * MS + " of " + 23 * MS);
         return waiting;
     }
 

@@ -26,6 +26,11 @@ public final class RecordingTrace implements ClientTrace {
     }
 
     @Override
+    public void dialHeld(dev.shuttle.client.Origin origin, java.time.Duration hold, java.time.Duration readyIn) {
+        events.add("dialHeld " + hold.toNanos() + " of " + readyIn.toNanos());
+    }
+
+    @Override
     public void connectStart(dev.shuttle.client.Origin origin, java.net.InetSocketAddress address) {
         events.add("connectStart");
     }
