@@ -509,6 +509,8 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             lastStreamActivityNanos = context.now();
             if (unfinished) {
                 resetStream(stream.id, Http2ErrorCode.NO_ERROR);
+            } else {
+                sendOwedCredit();
             }
             closeIfFinished();
             // No re-park here when this was the last stream: a park with streams open lasts one idle timeout and
@@ -563,6 +565,8 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         }
         if (!stream.handlerDone && streams.handlerDone(stream) && !remoteEnded) {
             resetStream(stream.id, Http2ErrorCode.NO_ERROR);
+        } else {
+            sendOwedCredit();
         }
         closeIfFinished();
     }
@@ -690,6 +694,15 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             writer.frame(new WindowUpdateFrame(streamId, streamIncrement));
         } else if (connectionIncrement > 0) {
             writer.frame(new WindowUpdateFrame(0, connectionIncrement));
+        }
+    }
+
+    /** Sends the connection window credit of body bytes dropped unread (a handler that returned without them). */
+    private void sendOwedCredit() {
+        try {
+            creditConnection(streams.takeOwedCredit());
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "connection {0}: WINDOW_UPDATE not sent: {1}", connection.id(), e.toString());
         }
     }
 

@@ -478,17 +478,24 @@ final class Http2Streams {
     }
 
     /**
-     * The handler returned.
+     * The handler returned. Body bytes it left unread are dropped and their connection window credit is owed
+     * ({@link #takeOwedCredit}): the caller sends it, with the reset below or on its own.
      *
      * @return true when the client has not finished sending its body: the caller resets the stream with NO_ERROR
-     *         (RFC 9113 8.1: the response is complete, the rest is not wanted), which also credits back what was
-     *         buffered
+     *         (RFC 9113 8.1: the response is complete, the rest is not wanted)
      */
     boolean handlerDone(Http2Stream stream) {
         lock.lock();
         try {
             stream.handlerDone = true;
             boolean unfinished = stream.reset == null && !stream.remoteEnded;
+            if (stream.buffered > 0) {
+                // A body the handler did not read: nobody will now. It counted against the connection window, which
+                // would otherwise shrink by every ignored body until the connection stalls (owed: the caller sends it).
+                owedCredit += creditConnectionLocked(stream.buffered);
+                stream.inbound.clear();
+                stream.buffered = 0;
+            }
             removeIfDoneLocked(stream);
             return unfinished;
         } finally {

@@ -438,6 +438,20 @@ class Http2AttackTest {
         assertHealthyClientServed();
     }
 
+    @Test
+    void requestBodiesTheHandlerNeverReadsGiveTheirWindowBackWhenTheHandlerReturns() throws Exception {
+        start(Http2Options.builder().connectionWindowSize(65_535).initialWindowSize(65_535).build());
+        try (FrameClient client = new FrameClient(server.localAddress())) {
+            // 40 requests with a whole 4 KiB body each, 160 KiB in all on a 64 KiB connection window, to a handler
+            // that answers without reading: each body's window must come back, or the seventeenth overruns it.
+            for (int i = 0; i < 40; i++) {
+                int id = 1 + 2 * i;
+                client.send(client.request(id, "/ok", false), new DataFrame(id, ByteBuffer.allocate(4096), true));
+                assertThat(client.awaitStream(id).status()).as("request %d", i).isEqualTo(200);
+            }
+        }
+    }
+
     // ---- stream-id misuse, closed streams, oversized frames ----
 
     static Stream<Arguments> protocolViolations() {

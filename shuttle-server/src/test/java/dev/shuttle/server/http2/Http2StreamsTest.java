@@ -37,4 +37,20 @@ class Http2StreamsTest {
                 () -> streams.dataReceived(41, ByteBuffer.allocate(STREAM_WINDOW + 1), STREAM_WINDOW + 1, false));
         assertThat(overrun.isConnectionError()).isFalse();
     }
+
+    @Test
+    void aRequestBodyItsHandlerNeverReadGoesBackToTheConnectionWindowWhenTheStreamEnds() throws Exception {
+        Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
+        // Twenty requests each send a whole 1 000-byte body, twice the connection window in all; each handler answers
+        // without reading it. Without the credit, the eleventh body is a connection FLOW_CONTROL_ERROR.
+        for (int i = 0; i < 20; i++) {
+            int id = 1 + 2 * i;
+            Http2Stream stream = streams.open(id);
+            streams.dataReceived(id, ByteBuffer.allocate(STREAM_WINDOW), STREAM_WINDOW, true);
+            streams.localEnded(stream); // the response went out
+            streams.handlerDone(stream);
+            streams.takeOwedCredit();
+        }
+        assertThat(streams.ids()).isEmpty();
+    }
 }
