@@ -286,7 +286,7 @@ public final class ConnectionPool implements AutoCloseable {
             pool.waiters.addLast(waiter);
             if (fresh) {
                 // A retry may take a stream on a multiplexed connection open already, if it is newer than the one
-                // that failed it (takeIdle, where other requests find such streams, would offer it any).
+                // that failed it. Retries skip takeIdle, where other requests find free streams: it offers any.
                 for (int i = 0; i < pool.multiplexed.size() && !waiter.done; i++) {
                     offerStreamsLocked(pool, pool.multiplexed.get(i));
                 }
