@@ -463,6 +463,9 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         Http2FieldCollector fields = Http2FieldCollector.forTrailers(id);
         boolean fits = decoder.decode(frame.fragment(), fields::field);
         Http2Stream stream = streams.get(id);
+        if (stream == null && streams.wasResetByUs(id)) {
+            return; // sent before the client saw our reset (decoded above: the HPACK tables stay in step)
+        }
         if (stream == null) {
             throw Http2Exception.connectionError(Http2ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + id);
         }

@@ -47,6 +47,21 @@ final class Http2Streams {
     private boolean ended;
     /** Guarded by lock: connection window credit of a frame refused with an exception; see {@link #takeOwedCredit}. */
     private int owedCredit;
+    /**
+     * Guarded by lock: the ids of the last {@link #RECENT_RESETS} streams we reset or refused that have left the
+     * registry, in a ring (0: empty). Frames the client sent before it saw our RST_STREAM still arrive on them; RFC
+     * 9113 5.1 has them ignored, not answered with STREAM_CLOSED (which would also count against the client's reset
+     * budget, and for HEADERS end the connection).
+     */
+    private final int[] resetByUs = new int[RECENT_RESETS];
+    private int resetByUsNext;
+
+    /**
+     * Streams we reset whose late frames are still ignored: 256, two of the default 128 concurrent streams' worth.
+     * Frames on one reset longer ago than that are answered as on any closed stream (RFC 9113 5.4.2 lets an endpoint
+     * limit the period).
+     */
+    static final int RECENT_RESETS = 256;
 
     /** Told when a stream enters or leaves the registry (the server's stream gauge). */
     private final java.util.function.IntConsumer gauge;
@@ -79,6 +94,7 @@ final class Http2Streams {
         lock.lock();
         try {
             highestStreamId = Math.max(highestStreamId, id);
+            rememberResetByUsLocked(id);
         } finally {
             lock.unlock();
         }
@@ -165,6 +181,9 @@ final class Http2Streams {
             int payload = data.remaining();
             if (stream == null && streamId > highestStreamId) {
                 throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
+            }
+            if (stream == null && wasResetByUsLocked(streamId)) {
+                return creditConnectionLocked(flowControlled); // sent before the client saw our reset: ignored
             }
             if (stream == null || stream.reset != null || stream.remoteEnded) {
                 // Nobody reads these bytes, but they count against the connection window: credit them back.
@@ -506,6 +525,36 @@ final class Http2Streams {
     private void removeIfDoneLocked(Http2Stream stream) {
         if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id) != null) {
             gauge.accept(-1);
+            if (stream.reset != null && !stream.resetByPeer) {
+                rememberResetByUsLocked(stream.id);
+            }
+        }
+    }
+
+    private void rememberResetByUsLocked(int id) {
+        resetByUs[resetByUsNext] = id;
+        resetByUsNext = (resetByUsNext + 1) % RECENT_RESETS;
+    }
+
+    private boolean wasResetByUsLocked(int id) {
+        for (int resetId : resetByUs) {
+            if (resetId == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code id} is one of the last {@link #RECENT_RESETS} streams we reset or refused, no longer registered:
+     * frames on it are the client's, sent before it saw the reset, and are ignored.
+     */
+    boolean wasResetByUs(int id) {
+        lock.lock();
+        try {
+            return wasResetByUsLocked(id);
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -452,6 +452,27 @@ class Http2AttackTest {
         }
     }
 
+    @Test
+    void dataStillInFlightWhenTheServerAnsweredAndEndedAnUploadIsIgnored() throws Exception {
+        start(Http2Options.defaults());
+        try (FrameClient client = new FrameClient(server.localAddress())) {
+            // 300 uploads (more than the 200 resets a connection may cause) that the handler answers without reading:
+            // the server ends each with RST_STREAM(NO_ERROR), and the client's next DATA frame was already on its way
+            // (RFC 9113 5.4.2 and 8.1: the server must be ready for it and ignore it). That is no misbehaviour.
+            for (int i = 0; i < 300; i++) {
+                int id = 1 + 2 * i;
+                client.send(client.request(id, "/ok", false), new DataFrame(id, ByteBuffer.allocate(1024), false));
+                assertThat(client.awaitStream(id).status()).as("upload %d", i).isEqualTo(200);
+                client.send(new DataFrame(id, ByteBuffer.allocate(1024), true));
+            }
+            client.send(client.request(601, "/ok", true));
+            assertThat(client.awaitStream(601).status()).isEqualTo(200);
+            assertThat(client.drain(300)).noneMatch(f -> f instanceof GoAwayFrame)
+                    .noneMatch(f -> f instanceof RstStreamFrame reset
+                            && reset.errorCode() == Http2ErrorCode.STREAM_CLOSED.code());
+        }
+    }
+
     // ---- stream-id misuse, closed streams, oversized frames ----
 
     static Stream<Arguments> protocolViolations() {

@@ -53,4 +53,22 @@ class Http2StreamsTest {
         }
         assertThat(streams.ids()).isEmpty();
     }
+
+    @Test
+    void dataOnAStreamWeResetIsIgnoredForTheLastResetsOnlyThenItIsAStreamError() throws Exception {
+        Http2Streams streams = new Http2Streams(STREAM_WINDOW, 1 << 30, delta -> { });
+        int streamsReset = Http2Streams.RECENT_RESETS + 1;
+        for (int i = 0; i < streamsReset; i++) {
+            int id = 1 + 2 * i;
+            Http2Stream stream = streams.open(id);
+            streams.handlerDone(stream); // answered early: the upload is reset with NO_ERROR and leaves the registry
+            streams.reset(id, Http2ErrorCode.NO_ERROR, false);
+        }
+        int newest = 1 + 2 * (streamsReset - 1);
+        streams.dataReceived(newest, ByteBuffer.allocate(10), 10, false); // in flight before our reset: ignored
+        Http2Exception tooLate = catchThrowableOfType(Http2Exception.class,
+                () -> streams.dataReceived(1, ByteBuffer.allocate(10), 10, false));
+        assertThat(tooLate.isConnectionError()).isFalse();
+        assertThat(tooLate.error()).isEqualTo(Http2ErrorCode.STREAM_CLOSED);
+    }
 }
