@@ -101,6 +101,14 @@ final class FrameClient implements AutoCloseable {
         return block.flip();
     }
 
+    /** Trailers ending {@code streamId}'s request body: {@code fields}, name then value. */
+    HeadersFrame trailers(int streamId, String... fields) {
+        List<String> list = List.of(fields);
+        ByteBuffer block = ByteBuffer.allocate(HpackEncoder.maxEncodedLength(list));
+        encoder.encode(list, block);
+        return new HeadersFrame(streamId, block.flip(), true, true);
+    }
+
     HeadersFrame request(int streamId, String path, boolean endStream) {
         return new HeadersFrame(streamId, requestBlock("GET", path), endStream, true);
     }

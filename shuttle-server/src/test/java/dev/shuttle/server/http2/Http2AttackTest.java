@@ -452,18 +452,22 @@ class Http2AttackTest {
         }
     }
 
+    // ---- stream-id misuse, closed streams, oversized frames ----
+
     @Test
     void dataStillInFlightWhenTheServerAnsweredAndEndedAnUploadIsIgnored() throws Exception {
         start(Http2Options.defaults());
         try (FrameClient client = new FrameClient(server.localAddress())) {
             // 300 uploads (more than the 200 resets a connection may cause) that the handler answers without reading:
             // the server ends each with RST_STREAM(NO_ERROR), and the client's next DATA frame was already on its way
-            // (RFC 9113 5.4.2 and 8.1: the server must be ready for it and ignore it). That is no misbehaviour.
+            // (RFC 9113 5.4.2 and 8.1: the server must be ready for it and ignore it). That is no misbehaviour. Every
+            // tenth upload ends with trailers instead, which must not end the connection either.
             for (int i = 0; i < 300; i++) {
                 int id = 1 + 2 * i;
                 client.send(client.request(id, "/ok", false), new DataFrame(id, ByteBuffer.allocate(1024), false));
                 assertThat(client.awaitStream(id).status()).as("upload %d", i).isEqualTo(200);
-                client.send(new DataFrame(id, ByteBuffer.allocate(1024), true));
+                client.send(i % 10 == 9 ? client.trailers(id, "x-checksum", "abc")
+                        : new DataFrame(id, ByteBuffer.allocate(1024), true));
             }
             client.send(client.request(601, "/ok", true));
             assertThat(client.awaitStream(601).status()).isEqualTo(200);
@@ -472,8 +476,6 @@ class Http2AttackTest {
                             && reset.errorCode() == Http2ErrorCode.STREAM_CLOSED.code());
         }
     }
-
-    // ---- stream-id misuse, closed streams, oversized frames ----
 
     static Stream<Arguments> protocolViolations() {
         return Stream.of(

@@ -8,7 +8,10 @@ import dev.shuttle.wire.http2.Http2Exception;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** The server's stream registry on the reader's side: flow-control accounting of DATA the handlers never read. */
+/**
+ * The server's stream registry on the reader's side: the connection window's account of DATA nobody reads (a stream
+ * overrun, a body its handler ignored), and frames that arrive on streams we reset.
+ */
 class Http2StreamsTest {
     private static final int STREAM_WINDOW = 1_000;
     private static final int CONNECTION_WINDOW = 10_000;
@@ -39,7 +42,7 @@ class Http2StreamsTest {
     }
 
     @Test
-    void aRequestBodyItsHandlerNeverReadGoesBackToTheConnectionWindowWhenTheStreamEnds() throws Exception {
+    void aRequestBodyItsHandlerNeverReadGoesBackToTheConnectionWindowWhenTheHandlerReturns() throws Exception {
         Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
         // Twenty requests each send a whole 1 000-byte body, twice the connection window in all; each handler answers
         // without reading it. Without the credit, the eleventh body is a connection FLOW_CONTROL_ERROR.
