@@ -43,6 +43,8 @@ class ConnectionPoolTest {
     private volatile int multiplexedStreams;
     private final StatsRecorder stats = new StatsRecorder();
     private final ManualScheduler scheduler = new ManualScheduler();
+    /** What the requests of the held-connection tests trace. */
+    private final RecordingTrace heldTrace = new RecordingTrace();
     private ConnectionPool pool;
 
     private ConnectionPool pool(PoolConfig config, DrainPolicy policy) {
@@ -790,8 +792,6 @@ class ConnectionPoolTest {
         assertThat(pool.spareDials()).isEqualTo(1);
         return waiting;
     }
-
-    private final RecordingTrace heldTrace = new RecordingTrace();
 
     /** The same, and the spare's {@code connect()} returns after 1 ms: the pool holds the new connection back. */
     private CompletableFuture<Lease> holdASpareOfASlowToAnswerOrigin(Lease draining) throws Exception {
