@@ -12,8 +12,10 @@ import dev.shuttle.client.testing.ManualScheduler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -168,12 +170,37 @@ class ConnectionPoolRegressionTest {
      */
     @Test
     void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesExpiredIdleConnections() throws Exception {
-        java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
+        Semaphore dials = new Semaphore(2);
         ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2)
-                .idleTimeout(Duration.ofSeconds(10)).build(), (origin, deadline, trace) -> {
-                    dials.acquireUninterruptibly();
-                    return new FakeConnection(ids.incrementAndGet(), origin);
-                });
+                .idleTimeout(Duration.ofSeconds(10)).build(), gatedDialer(dials, false));
+        aRetryAtTheLimitDialsWhenACheckoutClosesTheIdleConnections(limited, dials,
+                (a, b) -> now.addAndGet(10 * SECOND)); // expired, and no maintenance has run
+    }
+
+    /**
+     * The same for a multiplexed (HTTP/2) idle connection a checkout finds unhealthy and closes under the lock: the
+     * freed place serves the retry waiting at the limit. Since a retry makes room for itself, a closes at its release
+     * and the retry dials then; the checkout still closes b, unhealthy.
+     */
+    @Test
+    void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesAnUnhealthyMultiplexedConnection() throws Exception {
+        Semaphore dials = new Semaphore(2);
+        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2).build(),
+                gatedDialer(dials, true));
+        aRetryAtTheLimitDialsWhenACheckoutClosesTheIdleConnections(limited, dials, (a, b) -> {
+            ((FakeConnection) a.connection()).healthy = false;
+            ((FakeConnection) b.connection()).healthy = false; // say, a GOAWAY came while idle
+        });
+    }
+
+    /**
+     * Two connections at {@code limited}'s limit of two and a retry waiting; both come back (a closes at its release to
+     * make room for the retry, b goes idle); {@code spoil} makes them unfit; a checkout then closes them on its way and
+     * waits for its own dial. The freed places dial for the retry and for the checkout, and both are served.
+     */
+    private void aRetryAtTheLimitDialsWhenACheckoutClosesTheIdleConnections(ConnectionPool limited, Semaphore dials,
+                                                                          BiConsumer<Lease, Lease> spoil)
+            throws Exception {
         try {
             Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
             Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
@@ -181,7 +208,7 @@ class ConnectionPoolRegressionTest {
             awaitWaiting(limited, 1);
             a.release(true);
             b.release(true); // a was closed at its release to make room for the retry; b idle
-            now.addAndGet(10 * SECOND); // expired, and no maintenance has run
+            spoil.accept(a, b);
             CompletableFuture<Lease> next = acquireAsync(limited, false);
             awaitWaiting(limited, 2); // it closed both on its way and waits for its dial
             assertThat(((FakeConnection) a.connection()).closed).isTrue();
@@ -198,44 +225,14 @@ class ConnectionPoolRegressionTest {
         }
     }
 
-    /**
-     * The same for a multiplexed (HTTP/2) idle connection a checkout finds unhealthy and closes under the lock: the
-     * freed place serves the retry waiting at the limit. Since a retry makes room for itself, a closes at its release
-     * and the retry dials then; the checkout still closes b, unhealthy.
-     */
-    @Test
-    void aRetryWaitingAtTheLimitDialsWhenACheckoutClosesAnUnhealthyMultiplexedConnection() throws Exception {
-        java.util.concurrent.Semaphore dials = new java.util.concurrent.Semaphore(2);
-        ConnectionPool limited = limited(PoolConfig.builder().maxConnsPerHost(2).maxIdlePerHost(2).build(),
-                (origin, deadline, trace) -> {
-                    dials.acquireUninterruptibly();
-                    FakeConnection connection = new FakeConnection(ids.incrementAndGet(), origin);
-                    connection.multiplexed = true;
-                    return connection;
-                });
-        try {
-            Lease a = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
-            Lease b = limited.acquire(ORIGIN, false, false, Deadline.NONE, ClientTrace.NONE);
-            CompletableFuture<Lease> retry = acquireAsync(limited, true);
-            awaitWaiting(limited, 1);
-            a.release(true);
-            b.release(true); // a was closed at its release to make room for the retry; b idle
-            ((FakeConnection) a.connection()).healthy = false;
-            ((FakeConnection) b.connection()).healthy = false; // say, a GOAWAY came while idle
-            CompletableFuture<Lease> next = acquireAsync(limited, false);
-            awaitWaiting(limited, 2); // it closed both on its way and waits for its dial
-            assertThat(((FakeConnection) a.connection()).closed).isTrue();
-            assertThat(limited.connectionCount(ORIGIN)).as("one freed place dialed for the retry, one for the next")
-                    .isEqualTo(2);
-            dials.release(2);
-            Lease fresh = retry.get(10, TimeUnit.SECONDS);
-            assertThat(fresh.reused()).isFalse();
-            fresh.release(true);
-            next.get(10, TimeUnit.SECONDS).release(true);
-        } finally {
-            dials.release(100);
-            limited.close();
-        }
+    /** Dials fake connections (multiplexed ones if asked), each only once {@code dials} has a permit for it. */
+    private Dialer gatedDialer(Semaphore dials, boolean multiplexed) {
+        return (origin, deadline, trace) -> {
+            dials.acquireUninterruptibly();
+            FakeConnection connection = new FakeConnection(ids.incrementAndGet(), origin);
+            connection.multiplexed = multiplexed;
+            return connection;
+        };
     }
 
     /**
