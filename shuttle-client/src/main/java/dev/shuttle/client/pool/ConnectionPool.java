@@ -132,7 +132,7 @@ public final class ConnectionPool implements AutoCloseable {
                 return idle;
             }
         }
-        return await(origin, fresh, NEWER_THAN_ANY_OPEN, deadline, trace);
+        return await(origin, fresh, null, deadline, trace);
     }
 
     /**
@@ -146,11 +146,8 @@ public final class ConnectionPool implements AutoCloseable {
      * @see #acquire
      */
     public Lease acquireRetry(Origin origin, Lease failed, long deadline, ClientTrace trace) throws IOException {
-        return await(origin, true, failed.entry.serial + 1, deadline, trace);
+        return await(origin, true, failed, deadline, trace);
     }
-
-    /** For {@link #await}'s {@code firstFreshSerial}: only connections opened after the waiter queued. */
-    private static final long NEWER_THAN_ANY_OPEN = -1;
 
     /** The most recently idle healthy connection, or null. Stale ones found on the way are closed. */
     private Lease takeIdle(Origin origin, boolean checkIdle) throws IOException {
@@ -272,7 +269,8 @@ public final class ConnectionPool implements AutoCloseable {
         entry.watched = entry.connection.watch(() -> idleConnectionWoke(entry));
     }
 
-    private Lease await(Origin origin, boolean fresh, long firstFreshSerial, long deadline, ClientTrace trace)
+    /** @param failed for a retry, the lease its request failed on, if known (it may take connections newer than that) */
+    private Lease await(Origin origin, boolean fresh, Lease failed, long deadline, ClientTrace trace)
             throws IOException {
         Waiter waiter;
         List<PoolEntry> toClose = new ArrayList<>(0);
@@ -281,8 +279,8 @@ public final class ConnectionPool implements AutoCloseable {
             checkOpenLocked();
             OriginPool pool = originLocked(origin);
             long now = clock.getAsLong();
-            waiter = new Waiter(lock.newCondition(), fresh,
-                    firstFreshSerial == NEWER_THAN_ANY_OPEN ? pool.opened + 1 : firstFreshSerial, trace, deadline);
+            waiter = new Waiter(lock.newCondition(), fresh, failed != null ? failed.entry.serial + 1 : pool.opened + 1,
+                    trace, deadline);
             pool.waiters.addLast(waiter);
             if (fresh) {
                 // A retry may take a stream on a multiplexed connection open already, if it is newer than the one
