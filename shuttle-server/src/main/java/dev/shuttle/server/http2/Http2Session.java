@@ -510,12 +510,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             Thread.interrupted(); // an interrupt left behind must not reach the next blocking call of this thread
             boolean unfinished = streams.handlerDone(stream);
             lastStreamActivityNanos = context.now();
-            if (unfinished) {
-                resetStream(stream.id, Http2ErrorCode.NO_ERROR);
-            } else {
-                sendOwedCredit();
-            }
-            closeIfFinished();
+            handled(stream, unfinished);
             // No re-park here when this was the last stream: a park with streams open lasts one idle timeout and
             // then looks again (parkedEnd), which costs nothing per request, where taking the channel back from the
             // watcher after every last stream would cost a wake-up each.
@@ -566,10 +561,23 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.DEBUG, "stream {0}: error response not sent: {1}", stream.id, e.toString());
         }
-        if (!stream.handlerDone && streams.handlerDone(stream) && !remoteEnded) {
+        handled(stream, !stream.handlerDone && streams.handlerDone(stream) && !remoteEnded);
+    }
+
+    /**
+     * The stream's handler (or error response) is done: an upload it left unfinished is reset with NO_ERROR (which
+     * also returns what was buffered), else the connection window credit of a body it left unread goes back
+     * ({@link Http2Streams#handlerDone}); then the connection may close.
+     */
+    private void handled(Http2Stream stream, boolean unfinished) {
+        if (unfinished) {
             resetStream(stream.id, Http2ErrorCode.NO_ERROR);
         } else {
-            sendOwedCredit();
+            try {
+                creditConnection(streams.takeOwedCredit());
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, "connection {0}: WINDOW_UPDATE not sent: {1}", connection.id(), e.toString());
+            }
         }
         closeIfFinished();
     }
@@ -697,15 +705,6 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             writer.frame(new WindowUpdateFrame(streamId, streamIncrement));
         } else if (connectionIncrement > 0) {
             writer.frame(new WindowUpdateFrame(0, connectionIncrement));
-        }
-    }
-
-    /** Sends the connection window credit of body bytes dropped unread (a handler that returned without them). */
-    private void sendOwedCredit() {
-        try {
-            creditConnection(streams.takeOwedCredit());
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "connection {0}: WINDOW_UPDATE not sent: {1}", connection.id(), e.toString());
         }
     }
 
