@@ -45,27 +45,27 @@ class DialDelayHandOffTest {
             assertThat(bounded.count(DrainOutcome.SKIPPED_LENGTH)).as("Go 1.27's cap: closed").isEqualTo(requests);
             RecordingTrace defaults = closeUnread(relay, DrainPolicy.defaults(), requests, length);
             System.out.printf("DIAL-DELAY 20ms, 1 MiB closed unread, default: %s%n", defaults.closed);
-            // The first close knows one dial, not enough to read past the cap: closed. From the second on, two dials
-            // of 20 ms and no drain yet: it tries, on a background thread, for at most the dial's time. Draining 1 MiB
-            // through the relay takes a few milliseconds unless the machine stalls for 20, so at least one body is
-            // drained and its connection reused; none is ever read past its length.
+            // Every close knows a dial of 20 ms, and the first one no drain yet: it tries, on a background thread,
+            // for at most the dial's time. Draining 1 MiB through the relay takes a few milliseconds unless the
+            // machine stalls for 20, so at least one body is drained and its connection reused; none is ever read
+            // past its length.
             assertThat(defaults.closed).anyMatch(c -> c.outcome().reused());
             assertThat(defaults.closed).allMatch(c -> c.bytesDiscarded() <= length);
         }
     }
 
     @Test
-    void aChunkedBodyPastTheByteCapIsDrainedOnceADialIsKnownToCostMore() throws Exception {
+    void aChunkedBodyPastTheByteCapIsDrainedWhenADialCostsMore() throws Exception {
         int requests = 10;
         long length = 1 << 20;
         try (FixtureServer server = new FixtureServer();
              DelayRelay relay = new DelayRelay(new InetSocketAddress("127.0.0.1", server.port()), 20)) {
             RecordingTrace defaults = closeUnread(relay, "/chunked/", DrainPolicy.defaults(), requests, length);
             System.out.printf("DIAL-DELAY 20ms, 1 MiB chunked closed unread, default: %s%n", defaults.closed);
-            // The first close knows one dial: its drain stops at the byte cap. That verdict ("this origin's bodies
-            // outgrow the cap") must not close the later bodies, which may read past the cap once the second dial
-            // was measured: at least one of them is drained and its connection reused, as for a declared length.
-            // Before that fix the nine later bodies were all closed unread (one retry in 16 came too late).
+            // Every close knows a dial of 20 ms, so its drain may read past the byte cap for that long: at least one
+            // body is drained and its connection reused, as for a declared length. (Before a single dial was enough,
+            // the first drain stopped at the cap, and that verdict had to be kept from closing the later bodies
+            // unread: CostModelTest covers it.)
             assertThat(defaults.closed).anyMatch(c -> c.outcome().reused());
             assertThat(defaults.closed).allMatch(c -> c.bytesDiscarded() <= length);
         }

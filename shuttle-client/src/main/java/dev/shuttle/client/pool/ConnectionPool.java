@@ -645,7 +645,7 @@ public final class ConnectionPool implements AutoCloseable {
 
     /**
      * A new HTTP/1.1 connection is open, but its origin's new connections answer their first request only
-     * {@link CostModel#passCapDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
+     * {@link CostModel#settledDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
      * handshake {@code connect()} does not see), and its request waits for a drain expected to end before then: giving
      * the request the new connection now would make it wait longer than the drain it chose. The dial therefore counts
      * as still in flight until the connection could answer, or until the drain overruns its estimate by the spare wait,
@@ -662,7 +662,7 @@ public final class ConnectionPool implements AutoCloseable {
             return null;
         }
         CostModel costs = pool.costs;
-        long dialCost = costs.passCapDialCostNanos();
+        long dialCost = costs.settledDialCostNanos();
         if (dialCost < CostModel.MIN_DIAL_COST_NANOS || costs.drainsSeen() < CostModel.MIN_DRAIN_HISTORY) {
             return null; // not known well enough to make a request wait on it
         }

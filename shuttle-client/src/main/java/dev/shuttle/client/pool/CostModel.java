@@ -163,14 +163,31 @@ public final class CostModel {
 
     /**
      * A dial's cost for deciding to read a body past the byte cap, without the floor: the lower median of the fresh
-     * connections' first-byte times, less the reused ones' median; 0 until two dials were measured. Conservative on
-     * purpose: the first connection of a cold process pays class loading and compilation, and one such sample must
-     * not make the client read megabytes on a network where dials are cheap.
+     * connections' first-byte times, less the reused ones' median; 0 until a dial was measured. One dial is enough,
+     * though the first connection of a cold process may overstate it (class loading, compilation): what an overstated
+     * cost buys is bounded, a drain past the cap that runs on a background thread for at most that long and reads at
+     * most {@code DrainBudget.CEILING_FACTOR} caps, and it is corrected by the next dial (the lower of two samples
+     * counts), which an origin whose drains make requests wait gets as a spare. Waiting for a second dial instead
+     * costs every new client a dial per origin whose bodies outgrow the cap (issue 14: two 20 ms dials in a cell of
+     * 100 chunked bodies of 256 KiB + 1, where one connection serves them all).
      */
     public long passCapDialCostNanos() {
+        return lowerDialCostNanos(1);
+    }
+
+    /**
+     * What a new connection of this origin costs once two dials were measured (0 before): the lower median of the
+     * fresh connections' first-byte times less the reused ones' median. For decisions that make a request wait on the
+     * figure ({@code ConnectionPool}'s held dials), where one cold sample could make it wait for nothing.
+     */
+    public long settledDialCostNanos() {
+        return lowerDialCostNanos(2);
+    }
+
+    private long lowerDialCostNanos(int dialsNeeded) {
         lock.lock();
         try {
-            if (freshFirstByteNanos.size() < 2) {
+            if (freshFirstByteNanos.size() < dialsNeeded) {
                 return 0;
             }
             double cost = freshFirstByteNanos.lowerMedian();
@@ -242,7 +259,7 @@ public final class CostModel {
      *
      * @param mayPassCap this drain may read past the cap ({@link #passCapDialCostNanos} now says a dial is worth it):
      *                   a verdict from a drain that stopped at the cap itself does not apply to it, since it was
-     *                   reached with less to spend (typically before the second dial of a new client was measured)
+     *                   reached with less to spend (while dials looked too cheap to pass the cap)
      */
     public boolean skipDrainForByteCap(boolean mayPassCap) {
         lock.lock();

@@ -372,8 +372,8 @@ final class PoolModel {
         return (long) Math.max(0, cost);
     }
 
-    /** CostModel.passCapDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
-    long passCapDialCost() {
+    /** CostModel.settledDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
+    long settledDialCost() {
         if (freshFirstByte.size() < 2) {
             return 0;
         }
@@ -721,7 +721,7 @@ final class PoolModel {
         if (closed || req.done || drain == null || !handOff) {
             return 0;
         }
-        long dialCost = passCapDialCost();
+        long dialCost = settledDialCost();
         if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
             return 0;
         }
