@@ -673,8 +673,9 @@ public final class ConnectionPool implements AutoCloseable {
             return null;
         }
         long hold = Math.min(readyIn, expected + costs.spareWaitNanos());
-        long readyAt = dialStart + dialCost;
-        scheduler.schedule(hold, () -> dialReady(pool, waiter, connection, dialStart, readyAt));
+        HeldDial held = new HeldDial(waiter, connection, dialStart, dialStart + dialCost);
+        pool.held.add(held);
+        held.timer = scheduler.schedule(hold, () -> dialReady(pool, held));
         heldDials.incrementAndGet();
         return new Hold(hold, readyIn);
     }
@@ -685,17 +686,20 @@ public final class ConnectionPool implements AutoCloseable {
      * answer: given to the next request at once, it would make that request wait for the rest of the dial cost while a
      * drain or the idle list might serve it sooner.
      */
-    private void dialReady(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart,
-                           long readyAt) {
+    private void dialReady(OriginPool pool, HeldDial held) {
         List<PoolEntry> toClose = new ArrayList<>(0);
         lock.lock();
         try {
-            long notReadyFor = readyAt - clock.getAsLong();
-            if (!closed && waiter.done && notReadyFor > 0) {
-                scheduler.schedule(notReadyFor, () -> dialReady(pool, waiter, connection, dialStart, readyAt));
+            if (!pool.held.contains(held)) {
+                return; // the pool's close ended it
+            }
+            long notReadyFor = held.readyAt - clock.getAsLong();
+            if (held.waiter.done && notReadyFor > 0) {
+                held.timer = scheduler.schedule(notReadyFor, () -> dialReady(pool, held));
                 return;
             }
-            dialEndedLocked(pool, waiter, connection, null, dialStart, toClose);
+            pool.held.remove(held);
+            dialEndedLocked(pool, held.waiter, held.connection, null, held.dialStart, toClose);
         } finally {
             lock.unlock();
             closeAll(toClose);
@@ -1067,6 +1071,12 @@ public final class ConnectionPool implements AutoCloseable {
                     waiter.ready.signal();
                 }
                 pool.waiters.clear();
+                for (HeldDial held : pool.held) {
+                    // Its timer would close it, but up to a dial's time later, and keep the pool reachable till then.
+                    held.timer.cancel();
+                    dialEndedLocked(pool, held.waiter, held.connection, null, held.dialStart, toClose);
+                }
+                pool.held.clear();
             }
         } finally {
             lock.unlock();

@@ -22,6 +22,8 @@ final class OriginPool {
     /** Leases out: one per HTTP/1.1 connection in use, one per stream on multiplexed connections. */
     int leased;
     int dialing;
+    /** Dials whose connection is open but held back until it could answer; counted in {@link #dialing}. */
+    final List<HeldDial> held = new ArrayList<>(0);
     /** Connections this origin's dials have opened so far: the serial of the latest ({@link PoolEntry#serial}). */
     long opened;
     /** Open multiplexed (HTTP/2) connections, LEASED or IDLE: where a request looks first for a free stream. */

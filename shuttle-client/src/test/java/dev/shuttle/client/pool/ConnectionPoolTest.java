@@ -877,6 +877,20 @@ class ConnectionPoolTest {
     }
 
     @Test
+    void closingThePoolClosesAHeldConnectionAtOnce() throws Exception {
+        pool();
+        Lease first = acquire();
+        CompletableFuture<Lease> waiting = holdASpareOfASlowToAnswerOrigin(first);
+        FakeConnection heldConnection = dialed.getLast();
+        pool.close();
+        assertThat(heldConnection.closed).as("not left to its timer, up to a dial's time later").isTrue();
+        assertThat(scheduler.pending()).as("its timer cancelled").isEmpty();
+        assertThat(pool.counts(ORIGIN).dialing()).isZero();
+        assertThat(waiting).failsWithin(Duration.ofSeconds(5));
+        first.release(false);
+    }
+
+    @Test
     void theDrainAboutToFinishIsChosenOverAnOlderOne() throws Exception {
         pool();
         Lease a = acquire();
