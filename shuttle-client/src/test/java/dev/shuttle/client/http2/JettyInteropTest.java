@@ -222,7 +222,7 @@ class JettyInteropTest {
         try (JettyH2Server server = new JettyH2Server(JettyH2Server.Mode.H2C, CERTIFICATE, 100, 30_000);
              HttpClient client = HttpClient.builder().http2PriorKnowledge(true).build()) {
             assertThat(burst(client, server, 50)).isEqualTo(50);
-            assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+            assertThat(client.stats().connectionsOpened()).as(() -> String.valueOf(client.stats())).isEqualTo(1);
         }
     }
 
