@@ -63,6 +63,8 @@ public final class CostModel {
     /** The byte-cap verdict came from a drain that was already reading past the cap (on a dial's time). */
     private boolean byteCapHitPastCap;
     private int skipsSinceByteCap;
+    /** A drain passed the cap on the one dial measured so far ({@link #passingCap}). */
+    private boolean oneDialTrialSpent;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
     public void recordFreshFirstByte(long nanos) {
@@ -163,16 +165,40 @@ public final class CostModel {
 
     /**
      * A dial's cost for deciding to read a body past the byte cap, without the floor: the lower median of the fresh
-     * connections' first-byte times, less the reused ones' median; 0 until a dial was measured. One dial is enough,
-     * though the first connection of a cold process may overstate it (class loading, compilation): what an overstated
-     * cost buys is bounded, a drain past the cap that runs on a background thread for at most that long and reads at
-     * most {@code DrainBudget.CEILING_FACTOR} caps, and it is corrected by the next dial (the lower of two samples
-     * counts), which an origin whose drains make requests wait gets as a spare. Waiting for a second dial instead
-     * costs every new client a dial per origin whose bodies outgrow the cap (issue 14: two 20 ms dials in a cell of
-     * 100 chunked bodies of 256 KiB + 1, where one connection serves them all).
+     * connections' first-byte times, less the reused ones' median, once two dials were measured; 0 before any. With
+     * one dial measured, that dial's cost, for one drain only ({@link #passingCap}): a trial. The first connection of
+     * a cold process may overstate its cost (class loading, compilation), and a verdict on that one sample alone
+     * would read every large body on a loopback or LAN origin for nothing, for as long as the client lives (nothing
+     * dials again while drains succeed). The trial costs at most one body drained on a background thread for that
+     * long; waiting for a second dial before any costs every new client one more dial per origin whose bodies outgrow
+     * the cap (issue 14: three connections instead of two in a cell of 100 chunked bodies of 256 KiB + 1 behind a
+     * 20 ms dial).
      */
     public long passCapDialCostNanos() {
-        return lowerDialCostNanos(1);
+        lock.lock();
+        try {
+            if (freshFirstByteNanos.size() == 1 && oneDialTrialSpent) {
+                return 0;
+            }
+            return lowerDialCostLocked(1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A drain is about to read past the byte cap on {@link #passCapDialCostNanos}: with one dial measured, that was
+     * the one trial; the next such body waits for a second dial's measurement.
+     */
+    public void passingCap() {
+        lock.lock();
+        try {
+            if (freshFirstByteNanos.size() == 1) {
+                oneDialTrialSpent = true;
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -181,23 +207,23 @@ public final class CostModel {
      * figure ({@code ConnectionPool}'s held dials), where one cold sample could make it wait for nothing.
      */
     public long settledDialCostNanos() {
-        return lowerDialCostNanos(2);
-    }
-
-    private long lowerDialCostNanos(int dialsNeeded) {
         lock.lock();
         try {
-            if (freshFirstByteNanos.size() < dialsNeeded) {
-                return 0;
-            }
-            double cost = freshFirstByteNanos.lowerMedian();
-            if (!reusedFirstByteNanos.isEmpty()) {
-                cost -= reusedFirstByteNanos.median();
-            }
-            return (long) Math.max(0, cost);
+            return lowerDialCostLocked(2);
         } finally {
             lock.unlock();
         }
+    }
+
+    private long lowerDialCostLocked(int dialsNeeded) {
+        if (freshFirstByteNanos.size() < dialsNeeded) {
+            return 0;
+        }
+        double cost = freshFirstByteNanos.lowerMedian();
+        if (!reusedFirstByteNanos.isEmpty()) {
+            cost -= reusedFirstByteNanos.median();
+        }
+        return (long) Math.max(0, cost);
     }
 
     /** The typical duration of this origin's background drains (a drain that gave up counts as the cap); 0 if none. */

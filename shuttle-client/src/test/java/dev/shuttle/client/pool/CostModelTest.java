@@ -107,8 +107,7 @@ class CostModelTest {
     @Test
     void aDrainThatStoppedAtTheCapItselfDoesNotStopOneThatMayReadPastIt() {
         CostModel costs = new CostModel();
-        // A chunked body drained while dials looked cheap (under the 5 ms a drain past the cap needs): it stopped
-        // at the cap.
+        // A chunked body drained to the cap (dials looked cheap, or the one-dial trial was spent): it stopped there.
         costs.recordDrain(256 * 1024, 2 * MS, false, 50 * MS);
         assertThat(costs.skipDrainForByteCap(false)).as("still held to the cap: skip").isTrue();
         // Once a dial says a new connection costs more than draining, the next body may read past the cap: closing
@@ -120,14 +119,18 @@ class CostModelTest {
     }
 
     @Test
-    void passingTheCapTakesOneDialAndTheCheaperOfTwo() {
+    void oneDialLetsOneDrainPassTheCapAndTwoDecideTheRest() {
         CostModel costs = new CostModel();
         costs.recordFreshFirstByte(20 * MS);
-        assertThat(costs.passCapDialCostNanos()).as("one dial is enough to read past the cap").isEqualTo(20 * MS);
-        assertThat(costs.settledDialCostNanos()).as("not to hold a connection").isZero();
-        costs.recordFreshFirstByte(MS); // the first one was a cold process's, say: the next dial corrects it
+        assertThat(costs.passCapDialCostNanos()).as("one dial: a trial").isEqualTo(20 * MS);
+        costs.passingCap();
+        assertThat(costs.passCapDialCostNanos()).as("the trial spent: wait for a second dial").isZero();
+        assertThat(costs.settledDialCostNanos()).as("held dials need two").isZero();
+        costs.recordFreshFirstByte(MS); // the first was a cold process's, say: the second corrects it
         costs.recordReusedFirstByte(MS / 2);
-        assertThat(costs.passCapDialCostNanos()).isEqualTo(MS / 2);
+        assertThat(costs.passCapDialCostNanos()).as("the cheaper of two").isEqualTo(MS / 2);
+        costs.passingCap();
+        assertThat(costs.passCapDialCostNanos()).as("no longer a trial").isEqualTo(MS / 2);
         assertThat(costs.settledDialCostNanos()).isEqualTo(MS / 2);
         assertThat(costs.rawDialCostNanos()).as("the hand-off's estimate is the plain median").isGreaterThan(MS);
     }
