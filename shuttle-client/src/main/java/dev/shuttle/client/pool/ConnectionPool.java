@@ -646,8 +646,9 @@ public final class ConnectionPool implements AutoCloseable {
     /**
      * A new HTTP/1.1 connection is open, but its origin's new connections answer their first request only
      * {@link CostModel#settledDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
-     * handshake {@code connect()} does not see), and its request waits for a drain expected to end before then: giving
-     * the request the new connection now would make it wait longer than the drain it chose. The dial therefore counts
+     * handshake {@code connect()} does not see), and its request waits while a drain is expected to end before then
+     * (the drain it chose, or, if it dialed instead, the origin's drain due first): giving the request the new
+     * connection now would make it wait longer than that drain. The dial therefore counts
      * as still in flight until the connection could answer, or until the drain overruns its estimate by the spare wait,
      * whichever is first (a scheduler timer); a drain that ends before serves the request, and the new connection then
      * goes to the next request or the idle list as a spare once it could answer. Where {@code connect()} is the whole
@@ -657,8 +658,7 @@ public final class ConnectionPool implements AutoCloseable {
      */
     private Hold holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
         assert lock.isHeldByCurrentThread();
-        PoolEntry drain = waiter.awaitedDrain;
-        if (closed || waiter.done || drain == null || !policy.handOff() || connection.isMultiplexed()) {
+        if (closed || waiter.done || !policy.handOff() || connection.isMultiplexed()) {
             return null;
         }
         CostModel costs = pool.costs;
@@ -667,6 +667,12 @@ public final class ConnectionPool implements AutoCloseable {
             return null; // not known well enough to make a request wait on it
         }
         long now = clock.getAsLong();
+        // The drain it chose, or, for a request that dialed (the last drain gave up, or drains looked slower than a
+        // dial), the drain of its origin due first: a drained connection goes to the first waiter that takes one.
+        PoolEntry drain = waiter.awaitedDrain != null ? waiter.awaitedDrain : soonestUnclaimedDrainLocked(pool, now);
+        if (drain == null) {
+            return null;
+        }
         long readyIn = dialCost - (now - dialStart);
         long expected = expectedDrainLocked(costs, drain.drain, now);
         if (expected == Long.MAX_VALUE || expected >= readyIn) {

@@ -877,6 +877,37 @@ class ConnectionPoolTest {
     }
 
     @Test
+    void aRequestThatDialedBecauseTheLastDrainGaveUpIsServedByTheDrainDueBeforeItsConnectionCouldAnswer()
+            throws Exception {
+        // Traced behind the lab's 20 ms relay: the request dialed (the last drain had stopped at the byte cap), the
+        // drain in flight ended 0.9 ms later, but the new connection's connect() had returned first and the request
+        // took it, then waited 20 ms for its response.
+        pool();
+        Lease first = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(25 * MS);
+        costs.recordFreshFirstByte(25 * MS);
+        costs.recordReusedFirstByte(MS);
+        costs.recordDrain(1000, 8 * MS, true, 50 * MS);
+        costs.recordDrain(262_144, MS, false, 50 * MS); // stopped at the byte cap
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync(heldTrace);
+        Await.until("dialing", () -> dialPermits.hasQueuedThreads());
+        assertThat(pool.handOffDials()).as("the last drain gave up: it dialed").isEqualTo(1);
+        now.addAndGet(MS);
+        dialPermits.release(); // connected after 1 ms: it could answer 23 ms from now; drains here take 8
+        Await.until("the new connection held back", () -> pool.heldDials() == 1);
+        assertThat(waiting).isNotDone();
+        now.addAndGet(MS);
+        first.release(true); // the drain ends
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        assertThat(pool.idleCount()).as("the new connection is still held").isZero();
+        second.release(true);
+    }
+
+    @Test
     void closingThePoolClosesAHeldConnectionAtOnce() throws Exception {
         pool();
         Lease first = acquire();

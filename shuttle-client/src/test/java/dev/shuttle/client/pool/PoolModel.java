@@ -507,16 +507,24 @@ final class PoolModel {
     }
 
     /** The hand-off rule for a waiter that takes a used connection, under a policy with hand-off, and its effects. */
-    private void plan(Req req) {
+    /** The unclaimed drain expected to end first (ties: the one that started first), or null. */
+    private Conn soonestUnclaimedDrain() {
         Conn drain = null;
         long soonest = Long.MAX_VALUE;
-        long longestRunning = 0;
         for (Conn c : draining) {
-            longestRunning = Math.max(longestRunning, now - c.drainStart);
             if (c.claimedBy == null && (drain == null || expectedDrain(c) < soonest)) {
                 drain = c;
                 soonest = expectedDrain(c);
             }
+        }
+        return drain;
+    }
+
+    private void plan(Req req) {
+        Conn drain = soonestUnclaimedDrain();
+        long longestRunning = 0;
+        for (Conn c : draining) {
+            longestRunning = Math.max(longestRunning, now - c.drainStart);
         }
         long expected = drain == null ? 0 : expectedWithinCap(drain);
         Decision d = decide(drain != null, expected, longestRunning, freeSpares() > 0);
@@ -714,16 +722,19 @@ final class PoolModel {
 
     /**
      * The pool's holdUntilReadyLocked: how long a new connection counts as still dialing because its waiter's drain
-     * is expected to end before the connection could answer (the learned dial cost, counted from the dial's start);
-     * 0 when it is delivered now.
+     * (the one it claimed, else the origin's unclaimed drain due first) is expected to end before the connection could
+     * answer (the learned dial cost, counted from the dial's start); 0 when it is delivered now.
      */
     private long holdUntilReady(Req req) {
-        Conn drain = req.awaitedDrain;
-        if (closed || req.done || drain == null || !handOff) {
+        if (closed || req.done || !handOff) {
             return 0;
         }
         long dialCost = settledDialCost();
         if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
+            return 0;
+        }
+        Conn drain = req.awaitedDrain != null ? req.awaitedDrain : soonestUnclaimedDrain();
+        if (drain == null) {
             return 0;
         }
         long readyIn = dialCost - (now - req.dialStartedAt);
