@@ -633,14 +633,17 @@ public final class ConnectionPool implements AutoCloseable {
             lock.unlock();
             closeAll(toClose);
         }
-        if (hold != null) {
+        if (hold != null && hold.forItsRequest()) { // a spare's request was served already: nothing to tell it
             waiter.trace.dialHeld(pool.origin, Duration.ofNanos(hold.nanos()),
                     Duration.ofNanos(hold.readyInNanos()));
         }
     }
 
-    /** A new connection held back: for how long at first, and in how long it could answer. */
-    private record Hold(long nanos, long readyInNanos) {
+    /**
+     * A new connection held back: for how long at first, in how long it could answer, and whether its own request
+     * still waits (else it is a spare).
+     */
+    private record Hold(long nanos, long readyInNanos, boolean forItsRequest) {
     }
 
     /**
@@ -648,17 +651,20 @@ public final class ConnectionPool implements AutoCloseable {
      * {@link CostModel#settledDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
      * handshake {@code connect()} does not see), and its request waits while a drain is expected to end before then
      * (the drain it chose, or, if it dialed instead, the origin's drain due first): giving the request the new
-     * connection now would make it wait longer than that drain. The dial therefore counts
-     * as still in flight until the connection could answer, or until the drain overruns its estimate by the spare wait,
-     * whichever is first (a scheduler timer); a drain that ends before serves the request, and the new connection then
-     * goes to the next request or the idle list as a spare once it could answer. Where {@code connect()} is the whole
+     * connection now would make it wait longer than that drain. The dial therefore counts as still in flight until the
+     * connection could answer, or until the drain overruns its estimate by the spare wait, whichever is first (a
+     * scheduler timer); a drain that ends before serves the request, and the new connection then goes to the next
+     * request or the idle list as a spare once it could answer. A dial whose request was served otherwise before it
+     * returned (a drain, a release) is such a spare from the start, held until it could answer (if that is at least
+     * the spare wait away): idle at once, the next request would take it and wait for the rest of the dial cost while
+     * a drain or a release might serve it sooner. Where {@code connect()} is the whole
      * cost (plain TCP, TLS) the connection is ready when the dial returns and nothing is held. Two measured dials are
      * needed: a single one may be a cold first connection's, and a request held on such an overstated cost would wait
      * for its drain where the new connection could have served it at once. Returns the hold, or null if not held.
      */
     private Hold holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
         assert lock.isHeldByCurrentThread();
-        if (closed || waiter.done || !policy.handOff() || connection.isMultiplexed()) {
+        if (closed || !policy.handOff() || connection.isMultiplexed()) {
             return null;
         }
         CostModel costs = pool.costs;
@@ -667,23 +673,32 @@ public final class ConnectionPool implements AutoCloseable {
             return null; // not known well enough to make a request wait on it
         }
         long now = clock.getAsLong();
+        long readyIn = dialCost - (now - dialStart);
+        if (waiter.done) {
+            return readyIn >= costs.spareWaitNanos() ? holdLocked(pool, waiter, connection, dialStart, dialCost,
+                    readyIn, readyIn) : null;
+        }
         // The drain it chose, or, for a request that dialed (the last drain gave up, or drains looked slower than a
         // dial), the drain of its origin due first: a drained connection goes to the first waiter that takes one.
         PoolEntry drain = waiter.awaitedDrain != null ? waiter.awaitedDrain : soonestUnclaimedDrainLocked(pool, now);
         if (drain == null) {
             return null;
         }
-        long readyIn = dialCost - (now - dialStart);
         long expected = expectedDrainLocked(costs, drain.drain, now);
         if (expected == Long.MAX_VALUE || expected >= readyIn) {
             return null;
         }
-        long hold = Math.min(readyIn, expected + costs.spareWaitNanos());
+        return holdLocked(pool, waiter, connection, dialStart, dialCost, readyIn,
+                Math.min(readyIn, expected + costs.spareWaitNanos()));
+    }
+
+    private Hold holdLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart, long dialCost,
+                            long readyIn, long hold) {
         HeldDial held = new HeldDial(waiter, connection, dialStart, dialStart + dialCost);
         pool.held.add(held);
         held.timer = scheduler.schedule(hold, () -> dialReady(pool, held));
         heldDials.incrementAndGet();
-        return new Hold(hold, readyIn);
+        return new Hold(hold, readyIn, !waiter.done);
     }
 
     /**

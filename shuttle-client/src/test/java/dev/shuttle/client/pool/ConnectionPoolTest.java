@@ -908,6 +908,29 @@ class ConnectionPoolTest {
     }
 
     @Test
+    void aSpareWhoseRequestWasServedBeforeItConnectedIsHeldUntilItCouldAnswer() throws Exception {
+        pool();
+        Lease first = acquire();
+        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
+        now.addAndGet(5 * MS);
+        first.release(true); // the drain ends before the spare's connect() returns: the request takes it
+        Lease second = waiting.get();
+        assertThat(second.connection()).isSameAs(first.connection());
+        now.addAndGet(MS);
+        dialPermits.release(); // connected 6 ms after its dial started: it could answer in 18 more
+        Await.until("the spare held back", () -> pool.heldDials() == 1);
+        assertThat(pool.idleCount()).as("idle now, the next request would wait 18 ms on it").isZero();
+        assertThat(scheduler.pending()).hasSize(1);
+        ManualScheduler.Task ready = scheduler.pending().getFirst();
+        assertThat(ready.delayNanos).isEqualTo(18 * MS);
+        now.addAndGet(18 * MS);
+        assertThat(scheduler.run(ready)).isTrue();
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(heldTrace.events).as("nothing told a request already served").isEmpty();
+        second.release(true);
+    }
+
+    @Test
     void closingThePoolClosesAHeldConnectionAtOnce() throws Exception {
         pool();
         Lease first = acquire();

@@ -723,15 +723,24 @@ final class PoolModel {
     /**
      * The pool's holdUntilReadyLocked: how long a new connection counts as still dialing because its waiter's drain
      * (the one it claimed, else the origin's unclaimed drain due first) is expected to end before the connection could
-     * answer (the learned dial cost, counted from the dial's start); 0 when it is delivered now.
+     * answer (the learned dial cost, counted from the dial's start), or, for a waiter served otherwise, until it could
+     * answer; 0 when it is delivered now.
      */
     private long holdUntilReady(Req req) {
-        if (closed || req.done || !handOff) {
+        if (closed || !handOff) {
             return 0;
         }
         long dialCost = settledDialCost();
         if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
             return 0;
+        }
+        if (req.done) { // served otherwise: a spare, held until it could answer if that is a spare wait away or more
+            long readyIn = dialCost - (now - req.dialStartedAt);
+            if (readyIn < spareWait()) {
+                return 0;
+            }
+            req.heldReadyAt = req.dialStartedAt + dialCost;
+            return readyIn;
         }
         Conn drain = req.awaitedDrain != null ? req.awaitedDrain : soonestUnclaimedDrain();
         if (drain == null) {
