@@ -269,7 +269,7 @@ public final class ConnectionPool implements AutoCloseable {
         entry.watched = entry.connection.watch(() -> idleConnectionWoke(entry));
     }
 
-    /** @param failed for a retry, the lease its request failed on, if known (it may take connections newer than that) */
+    /** @param failed for a retry, the lease its request failed on, if known (it may take connections newer than it) */
     private Lease await(Origin origin, boolean fresh, Lease failed, long deadline, ClientTrace trace)
             throws IOException {
         Waiter waiter;
@@ -655,12 +655,12 @@ public final class ConnectionPool implements AutoCloseable {
      * connection could answer, or until the drain overruns its estimate by the spare wait, whichever is first (a
      * scheduler timer); a drain that ends before serves the request, and the new connection then goes to the next
      * request or the idle list as a spare once it could answer. A dial whose request was served otherwise before it
-     * returned (a drain, a release) is such a spare from the start, held until it could answer (if that is at least
-     * the spare wait away): idle at once, the next request would take it and wait for the rest of the dial cost while
-     * a drain or a release might serve it sooner. Where {@code connect()} is the whole
-     * cost (plain TCP, TLS) the connection is ready when the dial returns and nothing is held. Two measured dials are
-     * needed: a single one may be a cold first connection's, and a request held on such an overstated cost would wait
-     * for its drain where the new connection could have served it at once. Returns the hold, or null if not held.
+     * returned (a drain, a release) is such a spare from the start, held until it could answer (if that is at least the
+     * spare wait away): idle at once, the next request would take it and wait for the rest of the dial cost while a
+     * drain or a release might serve it sooner. Where {@code connect()} is the whole cost (plain TCP, TLS) the
+     * connection is ready when the dial returns and nothing is held. Two measured dials are needed: a single one may be
+     * a cold first connection's, and a request held on such an overstated cost would wait for its drain where the new
+     * connection could have served it at once. Returns the hold, or null if not held.
      */
     private Hold holdUntilReadyLocked(OriginPool pool, Waiter waiter, PooledConnection connection, long dialStart) {
         assert lock.isHeldByCurrentThread();
