@@ -858,15 +858,24 @@ class ConnectionPoolTest {
         second.release(true);
     }
 
-    @Test
-    void aNewConnectionIsNotHeldWhenItsDialTookWhatTheOriginsDialsCost() throws Exception {
+    /**
+     * A request waits beside a spare of a slow-to-answer origin, and its drain ends 5 ms later, before the spare's
+     * {@code connect()} returns: the request takes the drained connection, which is returned.
+     */
+    private Lease servedByItsDrainBeforeTheSpareConnects() throws Exception {
         pool();
         Lease first = acquire();
         CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
         now.addAndGet(5 * MS);
-        first.release(true); // the drain ends first: the request takes it
+        first.release(true);
         Lease second = waiting.get();
         assertThat(second.connection()).isSameAs(first.connection());
+        return second;
+    }
+
+    @Test
+    void aNewConnectionIsNotHeldWhenItsDialTookWhatTheOriginsDialsCost() throws Exception {
+        Lease second = servedByItsDrainBeforeTheSpareConnects();
         // A handshake inside connect() (TLS, a slow TCP handshake): the dial returns when the connection is ready.
         now.addAndGet(19 * MS);
         dialPermits.release();
@@ -909,13 +918,7 @@ class ConnectionPoolTest {
 
     @Test
     void aSpareWhoseRequestWasServedBeforeItConnectedIsHeldUntilItCouldAnswer() throws Exception {
-        pool();
-        Lease first = acquire();
-        CompletableFuture<Lease> waiting = waitBesideASpareOfASlowToAnswerOrigin(first);
-        now.addAndGet(5 * MS);
-        first.release(true); // the drain ends before the spare's connect() returns: the request takes it
-        Lease second = waiting.get();
-        assertThat(second.connection()).isSameAs(first.connection());
+        Lease second = servedByItsDrainBeforeTheSpareConnects();
         now.addAndGet(MS);
         dialPermits.release(); // connected 6 ms after its dial started: it could answer in 18 more
         Await.until("the spare held back", () -> pool.heldDials() == 1);
