@@ -171,8 +171,7 @@ public final class CostModel {
      * would read every large body on a loopback or LAN origin for nothing, for as long as the client lives (nothing
      * dials again while drains succeed). The trial costs at most one body drained on a background thread for that
      * long; waiting for a second dial before any costs every new client one more dial per origin whose bodies outgrow
-     * the cap (issue 14: three connections instead of two in a cell of 100 chunked bodies of 256 KiB + 1 behind a
-     * 20 ms dial).
+     * the cap (issue 14: a 20 ms dial in a lab cell of 65-80 ms, 100 bodies of 256 KiB + 1).
      */
     public long passCapDialCostNanos() {
         lock.lock();
