@@ -57,9 +57,6 @@ public final class Drainer {
             abandon(target, DrainOutcome.SKIPPED_LENGTH, 0, null);
             return;
         }
-        if (budget.passesCap()) {
-            costs.passingCap(); // with one dial measured, the one trial: CostModel.passCapDialCostNanos
-        }
         long discarded = 0;
         // An interrupted closing thread would close the channel on its first read (interruptible channel): leave the
         // work to the background thread instead.

@@ -648,7 +648,7 @@ public final class ConnectionPool implements AutoCloseable {
 
     /**
      * A new HTTP/1.1 connection is open, but its origin's new connections answer their first request only
-     * {@link CostModel#settledDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
+     * {@link CostModel#passCapDialCostNanos} after the dial started (a server or proxy slow to accept, a relay, a
      * handshake {@code connect()} does not see), and its request waits while a drain is expected to end before then
      * (the drain it chose, or, if it dialed instead, the origin's drain due first): giving the request the new
      * connection now would make it wait longer than that drain. The dial therefore counts as still in flight until the
@@ -668,7 +668,7 @@ public final class ConnectionPool implements AutoCloseable {
             return null;
         }
         CostModel costs = pool.costs;
-        long dialCost = costs.settledDialCostNanos();
+        long dialCost = costs.passCapDialCostNanos();
         if (dialCost < CostModel.MIN_DIAL_COST_NANOS || costs.drainsSeen() < CostModel.MIN_DRAIN_HISTORY) {
             return null; // not known well enough to make a request wait on it
         }

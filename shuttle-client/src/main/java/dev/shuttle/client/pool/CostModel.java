@@ -63,8 +63,6 @@ public final class CostModel {
     /** The byte-cap verdict came from a drain that was already reading past the cap (on a dial's time). */
     private boolean byteCapHitPastCap;
     private int skipsSinceByteCap;
-    /** A drain passed the cap on the one dial measured so far ({@link #passingCap}). */
-    private boolean oneDialTrialSpent;
 
     /** A fresh connection's first exchange: from the start of its dial to the first response byte. */
     public void recordFreshFirstByte(long nanos) {
@@ -165,64 +163,24 @@ public final class CostModel {
 
     /**
      * A dial's cost for deciding to read a body past the byte cap, without the floor: the lower median of the fresh
-     * connections' first-byte times, less the reused ones' median, once two dials were measured; 0 before any. With
-     * one dial measured, that dial's cost, for one drain only ({@link #passingCap}): a trial. The first connection of
-     * a cold process may overstate its cost (class loading, compilation), and a verdict on that one sample alone
-     * would read every large body on a loopback or LAN origin for nothing, for as long as the client lives (nothing
-     * dials again while drains succeed). The trial costs at most one body drained on a background thread for that
-     * long; waiting for a second dial before any costs every new client one more dial per origin whose bodies outgrow
-     * the cap (issue 14: a 20 ms dial in a lab cell of 65-80 ms, 100 bodies of 256 KiB + 1).
+     * connections' first-byte times, less the reused ones' median; 0 until two dials were measured. Conservative on
+     * purpose: the first connection of a cold process pays class loading and compilation, and one such sample must
+     * not make the client read megabytes on a network where dials are cheap.
      */
     public long passCapDialCostNanos() {
         lock.lock();
         try {
-            if (freshFirstByteNanos.size() == 1 && oneDialTrialSpent) {
+            if (freshFirstByteNanos.size() < 2) {
                 return 0;
             }
-            return lowerDialCostLocked(1);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * A drain is about to read past the byte cap on {@link #passCapDialCostNanos}: with one dial measured, that was
-     * the one trial; the next such body waits for a second dial's measurement.
-     */
-    public void passingCap() {
-        lock.lock();
-        try {
-            if (freshFirstByteNanos.size() == 1) {
-                oneDialTrialSpent = true;
+            double cost = freshFirstByteNanos.lowerMedian();
+            if (!reusedFirstByteNanos.isEmpty()) {
+                cost -= reusedFirstByteNanos.median();
             }
+            return (long) Math.max(0, cost);
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * What a new connection of this origin costs once two dials were measured (0 before): the lower median of the
-     * fresh connections' first-byte times less the reused ones' median. For decisions that make a request wait on the
-     * figure ({@code ConnectionPool}'s held dials), where one cold sample could make it wait for nothing.
-     */
-    public long settledDialCostNanos() {
-        lock.lock();
-        try {
-            return lowerDialCostLocked(2);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private long lowerDialCostLocked(int dialsNeeded) {
-        if (freshFirstByteNanos.size() < dialsNeeded) {
-            return 0;
-        }
-        double cost = freshFirstByteNanos.lowerMedian();
-        if (!reusedFirstByteNanos.isEmpty()) {
-            cost -= reusedFirstByteNanos.median();
-        }
-        return (long) Math.max(0, cost);
     }
 
     /** The typical duration of this origin's background drains (a drain that gave up counts as the cap); 0 if none. */
@@ -284,7 +242,7 @@ public final class CostModel {
      *
      * @param mayPassCap this drain may read past the cap ({@link #passCapDialCostNanos} now says a dial is worth it):
      *                   a verdict from a drain that stopped at the cap itself does not apply to it, since it was
-     *                   reached with less to spend (while dials looked too cheap to pass the cap)
+     *                   reached with less to spend (typically before the second dial of a new client was measured)
      */
     public boolean skipDrainForByteCap(boolean mayPassCap) {
         lock.lock();

@@ -107,31 +107,25 @@ class CostModelTest {
     @Test
     void aDrainThatStoppedAtTheCapItselfDoesNotStopOneThatMayReadPastIt() {
         CostModel costs = new CostModel();
-        // A chunked body drained to the cap (dials looked cheap, or the one-dial trial was spent): it stopped there.
+        // A new client's first chunked body: one dial measured, so its drain stopped at the cap.
         costs.recordDrain(256 * 1024, 2 * MS, false, 50 * MS);
         assertThat(costs.skipDrainForByteCap(false)).as("still held to the cap: skip").isTrue();
-        // Once a dial says a new connection costs more than draining, the next body may read past the cap: closing
-        // it for a verdict reached at the cap would dial for every such body (measured: 18 connections per 100
-        // chunked 256 KiB + 1 bodies at a 20 ms dial, where draining past the cap keeps 2).
+        // Once a second dial says a new connection costs more than draining, the next body may read past the cap:
+        // closing it for a verdict reached at the cap would dial for every such body (measured: 18 connections per
+        // 100 chunked 256 KiB + 1 bodies at a 20 ms dial, where draining past the cap keeps 2).
         for (int i = 0; i < 2 * CostModel.SKIPS_PER_RETRY; i++) {
             assertThat(costs.skipDrainForByteCap(true)).isFalse();
         }
     }
 
     @Test
-    void oneDialLetsOneDrainPassTheCapAndTwoDecideTheRest() {
+    void passingTheCapNeedsTwoDialsAndTakesTheCheaperOfThem() {
         CostModel costs = new CostModel();
-        costs.recordFreshFirstByte(20 * MS);
-        assertThat(costs.passCapDialCostNanos()).as("one dial: a trial").isEqualTo(20 * MS);
-        costs.passingCap();
-        assertThat(costs.passCapDialCostNanos()).as("the trial spent: wait for a second dial").isZero();
-        assertThat(costs.settledDialCostNanos()).as("held dials need two").isZero();
-        costs.recordFreshFirstByte(MS); // the first was a cold process's, say: the second corrects it
+        costs.recordFreshFirstByte(40 * MS); // a cold process's first connection
+        assertThat(costs.passCapDialCostNanos()).as("one dial is not enough").isZero();
+        costs.recordFreshFirstByte(MS);
         costs.recordReusedFirstByte(MS / 2);
-        assertThat(costs.passCapDialCostNanos()).as("the cheaper of two").isEqualTo(MS / 2);
-        costs.passingCap();
-        assertThat(costs.passCapDialCostNanos()).as("no longer a trial").isEqualTo(MS / 2);
-        assertThat(costs.settledDialCostNanos()).isEqualTo(MS / 2);
+        assertThat(costs.passCapDialCostNanos()).isEqualTo(MS / 2);
         assertThat(costs.rawDialCostNanos()).as("the hand-off's estimate is the plain median").isGreaterThan(MS);
     }
 }

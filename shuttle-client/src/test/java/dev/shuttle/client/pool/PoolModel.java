@@ -373,8 +373,8 @@ final class PoolModel {
         return (long) Math.max(0, cost);
     }
 
-    /** CostModel.settledDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
-    long settledDialCost() {
+    /** CostModel.passCapDialCostNanos: two fresh samples at least, the lower median, less the reused median. */
+    long passCapDialCost() {
         if (freshFirstByte.size() < 2) {
             return 0;
         }
@@ -730,7 +730,7 @@ final class PoolModel {
         if (closed || !handOff) {
             return 0;
         }
-        long dialCost = settledDialCost();
+        long dialCost = passCapDialCost();
         if (dialCost < MIN_DIAL_COST || drainsSeen < 1) {
             return 0;
         }
