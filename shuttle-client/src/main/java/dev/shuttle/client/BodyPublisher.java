@@ -1,5 +1,6 @@
 package dev.shuttle.client;
 
+import dev.shuttle.client.body.MediaTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,13 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * A request body. A known {@link #contentLength()} is sent with a Content-Length header, an unknown one (-1) chunked.
- * A {@link #isReplayable() replayable} body can be written again, which a retry needs; all factories here are
- * replayable (a stream body asks its supplier for a fresh stream each time).
+ * A {@link #isReplayable() replayable} body can be written again, which a retry or a 307/308 redirect needs; all
+ * factories here are replayable (a stream body asks its supplier for a fresh stream each time). A body with a
+ * {@link #contentType()} sends it as {@code Content-Type} unless the request sets one.
  */
 public interface BodyPublisher {
     /** The body's length in bytes, or -1 when unknown (sent chunked). */
@@ -26,6 +29,11 @@ public interface BodyPublisher {
 
     /** Writes the whole body. Must write exactly {@link #contentLength()} bytes when that is known. */
     void writeTo(OutputStream out) throws IOException;
+
+    /** The media type sent as {@code Content-Type} when the request names none; null (the default): none. */
+    default String contentType() {
+        return null;
+    }
 
     /** No body at all: no Content-Length for GET/HEAD/DELETE..., {@code Content-Length: 0} for POST/PUT/PATCH. */
     static BodyPublisher none() {
@@ -48,6 +56,33 @@ public interface BodyPublisher {
 
     static BodyPublisher ofString(String text, Charset charset) {
         return new Bodies.OfBytes(text.getBytes(charset));
+    }
+
+    /**
+     * {@code text} sent as {@code mediaType}, in the charset the type names, else UTF-8; a {@code text/*} type
+     * without a charset gets {@code ; charset=utf-8} added, so the server need not guess.
+     *
+     * <pre>{@code BodyPublisher.ofString("<a/>", "application/xml")}</pre>
+     */
+    static BodyPublisher ofString(String text, String mediaType) {
+        Objects.requireNonNull(text, "text");
+        MediaTypes.Typed typed = MediaTypes.withCharset(Objects.requireNonNull(mediaType, "mediaType"));
+        return new Bodies.Typed(new Bodies.OfBytes(text.getBytes(typed.charset())), typed.contentType());
+    }
+
+    /** JSON text, sent as {@code application/json} in UTF-8 (RFC 8259 8.1: JSON has no other charset). */
+    static BodyPublisher ofJson(String json) {
+        return ofString(json, "application/json");
+    }
+
+    /**
+     * Form fields sent as {@code application/x-www-form-urlencoded} (UTF-8; names and values encoded as browsers do),
+     * in the map's iteration order. {@link FormBody#builder()} takes repeated names.
+     */
+    static BodyPublisher ofForm(Map<String, String> fields) {
+        FormBody.Builder form = FormBody.builder();
+        fields.forEach(form::add);
+        return form.build();
     }
 
     /** A body of unknown length (sent chunked) read from a fresh stream for each attempt. */
@@ -121,6 +156,24 @@ final class Bodies {
         @Override
         public void writeTo(OutputStream out) throws IOException {
             out.write(bytes);
+        }
+    }
+
+    /** A body with a media type of its own. */
+    record Typed(BodyPublisher body, String contentType) implements BodyPublisher {
+        @Override
+        public long contentLength() {
+            return body.contentLength();
+        }
+
+        @Override
+        public boolean isReplayable() {
+            return body.isReplayable();
+        }
+
+        @Override
+        public void writeTo(OutputStream out) throws IOException {
+            body.writeTo(out);
         }
     }
 

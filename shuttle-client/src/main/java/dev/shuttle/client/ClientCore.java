@@ -11,6 +11,7 @@ import dev.shuttle.transport.BufferPool;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Everything a client is, apart from the public face: kept separate so that the leak guard of {@link HttpClient} can
@@ -48,13 +49,23 @@ final class ClientCore {
         return new RealCall(this, request).execute();
     }
 
-    CompletableFuture<Response> sendAsync(Request request) {
-        CompletableFuture<Response> future = new CompletableFuture<>();
+    /** A call for {@link #sendAsync}: {@code send}, with or without reading the body. */
+    interface AsyncCall<T> {
+        T call() throws IOException;
+    }
+
+    /**
+     * Runs {@code call} on a virtual thread of its own; cancelling the future interrupts it.
+     *
+     * @param orphan what to do with a result nobody will see (the future was cancelled meanwhile): close it
+     */
+    <T> CompletableFuture<T> sendAsync(AsyncCall<T> call, Consumer<T> orphan) {
+        CompletableFuture<T> future = new CompletableFuture<>();
         Thread thread = Thread.ofVirtual().name("shuttle-send").unstarted(() -> {
             try {
-                Response response = send(request);
-                if (!future.complete(response)) {
-                    response.close(); // cancelled meanwhile: nobody will close it
+                T result = call.call();
+                if (!future.complete(result)) {
+                    orphan.accept(result); // cancelled meanwhile: nobody will close it
                 }
             } catch (Throwable t) {
                 future.completeExceptionally(t);

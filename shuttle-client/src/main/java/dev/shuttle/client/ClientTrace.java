@@ -28,6 +28,10 @@ import java.util.List;
  * A failed attempt on a reused connection that is retried fires {@code retrying} and starts again at
  * {@code getConn}.
  *
+ * <p>Which request an event belongs to: a per-request trace knows; a client-wide one that needs to know is registered
+ * as a {@link Factory}, which makes a trace for each call from its request ({@link HttpClient.Builder#traceFactory}),
+ * as OkHttp's {@code EventListener.Factory} does.
+ *
  * <p>Rules: methods must be fast and must not throw (an exception is logged and ignored). They may run on threads
  * other than the caller's: {@code connectStart/connectDone} and the TLS handshake events run on the dialing thread, and a request may get a
  * connection freed by another request before its own dial finishes ({@code connectDone} then comes after
@@ -37,6 +41,13 @@ import java.util.List;
 public interface ClientTrace {
     ClientTrace NONE = new ClientTrace() {
     };
+
+    /** Makes the trace of one call, knowing its request; runs on the calling thread before anything is sent. */
+    @FunctionalInterface
+    interface Factory {
+        /** The trace for the call of {@code request}: a new one, or {@link #NONE} for calls of no interest. */
+        ClientTrace create(Request request);
+    }
 
     /** The request asks the pool for a connection to {@code origin}. */
     default void getConn(Origin origin) {

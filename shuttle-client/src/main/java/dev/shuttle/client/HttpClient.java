@@ -70,12 +70,47 @@ public final class HttpClient implements AutoCloseable {
     }
 
     /**
-     * Runs {@link #send} on a new virtual thread. Cancelling the future interrupts that thread, which closes the
-     * connection of an exchange in progress; a response that arrives after cancellation is closed.
+     * Sends the request, reads the body with {@code handler} and closes the response: one call, nothing to close.
+     *
+     * <pre>{@code
+     * CompletedResponse<String> page = client.send(Request.get(uri), BodyHandler.ofString(1 << 20));
+     * if (page.isSuccessful()) { use(page.body()); }
+     * }</pre>
+     *
+     * @throws IOException as {@link #send(Request)}, and whatever the handler throws (the response is closed)
+     */
+    public <T> CompletedResponse<T> send(Request request, BodyHandler<T> handler) throws IOException {
+        Objects.requireNonNull(handler, "handler");
+        try (Response response = send(request)) {
+            T body = handler.read(response);
+            return CompletedResponse.of(response, body);
+        }
+    }
+
+    /**
+     * Runs {@link #send(Request)} on a new virtual thread. Cancelling the future interrupts that thread, which closes
+     * the connection of an exchange in progress; a response that arrives after cancellation is closed. The response
+     * must be closed: {@link #sendAsync(Request, BodyHandler)} returns one that needs no closing.
      */
     public CompletableFuture<Response> sendAsync(Request request) {
         Objects.requireNonNull(request, "request");
-        return core.sendAsync(request);
+        return core.sendAsync(() -> send(request), Response::close);
+    }
+
+    /**
+     * Runs {@link #send(Request, BodyHandler)} on a new virtual thread: the future's value holds no connection, so
+     * nothing needs closing whatever happens to it. Cancelling the future interrupts the call; the connection of
+     * a cancelled HTTP/1.1 call whose body was being read goes to the drain policy as a closed response's would.
+     *
+     * <pre>{@code
+     * client.sendAsync(Request.get(uri), BodyHandler.ofString()).thenAccept(page -> use(page.body()));
+     * }</pre>
+     */
+    public <T> CompletableFuture<CompletedResponse<T>> sendAsync(Request request, BodyHandler<T> handler) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(handler, "handler");
+        return core.sendAsync(() -> send(request, handler), unused -> {
+        });
     }
 
     /** A snapshot of this client's counters. */
@@ -116,6 +151,7 @@ public final class HttpClient implements AutoCloseable {
         private DrainPolicy drainPolicy = DrainPolicy.defaults();
         private boolean keepAlive = true;
         private ClientTrace trace = ClientTrace.NONE;
+        private ClientTrace.Factory traceFactory;
         private ResponseLimits limits = ResponseLimits.defaults();
         private String userAgent = "shuttle/0.1";
         private LongSupplier nanoClock = System::nanoTime;
@@ -125,6 +161,7 @@ public final class HttpClient implements AutoCloseable {
         private boolean http2 = true;
         private boolean http2PriorKnowledge;
         private Duration http2PingInterval = Duration.ofSeconds(30);
+        private Duration expectContinueTimeout = Duration.ofSeconds(1);
 
         private Builder() {
         }
@@ -210,6 +247,15 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes a trace for every call, from its request, so that each event is known to belong to that call (a
+         * shared {@link #trace} sees concurrent calls' events interleaved). Default none.
+         */
+        public Builder traceFactory(ClientTrace.Factory factory) {
+            this.traceFactory = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
         /** Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}. */
         public Builder responseLimits(ResponseLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
@@ -280,6 +326,17 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a request sent with {@code Expect: 100-continue} ({@link Request.Builder#expectContinue}) waits for
+         * the server's {@code 100 Continue} or final answer before sending its body anyway: servers that ignore the
+         * expectation must not stall the upload. Default 1 s, as Go's {@code DefaultTransport}: a round trip to
+         * anywhere, with room. {@link #NO_TIMEOUT} waits for the answer however long it takes.
+         */
+        public Builder expectContinueTimeout(Duration timeout) {
+            this.expectContinueTimeout = checkTimeout(timeout);
+            return this;
+        }
+
         /** Default {@code shuttle/0.1}; a request's own {@code User-Agent} header wins; null sends none. */
         public Builder userAgent(String userAgent) {
             this.userAgent = userAgent;
@@ -304,8 +361,9 @@ public final class HttpClient implements AutoCloseable {
                 throw new IllegalStateException("http2PriorKnowledge needs keepAlive(true)");
             }
             return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, writeTimeout,
-                    callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, limits, userAgent, nanoClock,
-                    sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval));
+                    callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
+                    sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
+                    expectContinueTimeout));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

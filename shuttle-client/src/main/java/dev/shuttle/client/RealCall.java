@@ -5,6 +5,7 @@ import dev.shuttle.client.exchange.ExchangeContext;
 import dev.shuttle.client.exchange.ProtocolConnection;
 import dev.shuttle.client.exchange.ResponseBody;
 import dev.shuttle.client.exchange.ResponseStart;
+import dev.shuttle.client.internal.CallErrors;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.internal.Scheduler;
@@ -45,8 +46,10 @@ final class RealCall {
         this.core = core;
         this.request = request;
         ClientSettings settings = core.settings;
-        this.trace = Traces.combine(settings.trace(), request.trace());
-        Duration timeout = request.timeout() != null ? request.timeout() : settings.callTimeout();
+        ClientTrace clientWide = settings.traceFactory() == null ? settings.trace()
+                : Traces.combine(settings.trace(), settings.traceFactory().create(request));
+        this.trace = Traces.combine(clientWide, request.trace());
+        Duration timeout = settings.callTimeout(request);
         this.deadline = timeout == null ? Deadline.NONE
                 : Deadline.after(settings.nanoClock().getAsLong(), ClientSettings.nanos(timeout));
         this.timer = timeout == null ? null : new CallTimer(core.scheduler, ClientSettings.nanos(timeout));
@@ -98,7 +101,10 @@ final class RealCall {
                     throw failure;
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            settled();
+            throw CallErrors.describe(request, e);
+        } catch (RuntimeException e) {
             settled();
             throw e;
         }

@@ -1,5 +1,6 @@
 package dev.shuttle.client;
 
+import dev.shuttle.client.internal.UriEncoding;
 import dev.shuttle.wire.FieldSyntax;
 import dev.shuttle.wire.Headers;
 import java.net.URI;
@@ -26,6 +27,8 @@ public final class Request {
     private final Boolean idempotent;
     private final ClientTrace trace;
     private final Duration timeout;
+    private final Duration readTimeout;
+    private final boolean expectContinue;
 
     private Request(Builder builder) {
         this.method = builder.method;
@@ -36,6 +39,8 @@ public final class Request {
         this.idempotent = builder.idempotent;
         this.trace = builder.trace;
         this.timeout = builder.timeout;
+        this.readTimeout = builder.readTimeout;
+        this.expectContinue = builder.expectContinue;
     }
 
     public static Builder newBuilder(URI uri) {
@@ -92,9 +97,25 @@ public final class Request {
         return trace;
     }
 
-    /** The whole-call timeout for this request, overriding the client's; null when not set. */
+    /**
+     * The whole-call timeout for this request, overriding the client's: null when not set (the client's applies),
+     * {@link HttpClient#NO_TIMEOUT} for none.
+     */
     public Duration timeout() {
         return timeout;
+    }
+
+    /**
+     * The read timeout for this request, overriding the client's: null when not set (the client's applies),
+     * {@link HttpClient#NO_TIMEOUT} for none.
+     */
+    public Duration readTimeout() {
+        return readTimeout;
+    }
+
+    /** Whether the request asks for {@code 100 Continue} before sending its body (see {@link Builder#expectContinue}). */
+    public boolean expectContinue() {
+        return expectContinue;
     }
 
     /** The origin-form target for the request line: raw path (or {@code /}) and raw query. */
@@ -115,6 +136,8 @@ public final class Request {
         builder.idempotent = idempotent;
         builder.trace = trace;
         builder.timeout = timeout;
+        builder.readTimeout = readTimeout;
+        builder.expectContinue = expectContinue;
         return builder;
     }
 
@@ -123,7 +146,11 @@ public final class Request {
         return method + " " + uri;
     }
 
-    /** Hand-written builder; only the URI is required (the method defaults to GET without a body). */
+    /**
+     * Hand-written builder; only the URI is required (the method defaults to GET without a body). Headers come in a
+     * pair that means the same as on the server's {@code Response}: {@link #header} replaces every field of the name,
+     * {@link #addHeader} adds one more.
+     */
     public static final class Builder {
         private URI uri;
         /** Of {@link #uri}, kept from its validation. */
@@ -135,18 +162,39 @@ public final class Request {
         private Boolean idempotent;
         private ClientTrace trace = ClientTrace.NONE;
         private Duration timeout;
+        private Duration readTimeout;
+        private boolean expectContinue;
 
         private Builder(URI uri) {
             uri(uri);
         }
 
+        /**
+         * An absolute {@code http} or {@code https} URI. Characters beyond ASCII in its path, query or fragment are
+         * sent percent-encoded as UTF-8 (RFC 3986 3.1's IRI mapping, as browsers and the JDK's client do), and an
+         * internationalised host name in its ASCII form (IDNA): {@link Request#uri()} is the URI as sent.
+         *
+         * @throws IllegalArgumentException for another scheme, a relative URI, or user info (credentials go in an
+         *                                  {@code Authorization} header or an authenticator)
+         */
         public Builder uri(URI uri) {
-            Origin checked = Origin.of(Objects.requireNonNull(uri, "uri")); // validates now, not at send time
-            if (uri.getRawUserInfo() != null) {
+            URI ascii = UriEncoding.toAscii(Objects.requireNonNull(uri, "uri"));
+            Origin checked = Origin.of(ascii); // validates now, not at send time
+            if (ascii.getRawUserInfo() != null) {
                 throw new IllegalArgumentException("user info in URIs is not supported: " + uri);
             }
-            this.uri = uri;
+            this.uri = ascii;
             this.origin = checked;
+            return this;
+        }
+
+        /**
+         * Appends {@code name=value} to the URI's query, both encoded as {@code application/x-www-form-urlencoded}
+         * (UTF-8; a space becomes {@code +}), as Go's {@code url.Values} and OkHttp's {@code addQueryParameter} do.
+         */
+        public Builder query(String name, String value) {
+            uri = UriEncoding.withQueryParameter(uri, Objects.requireNonNull(name, "name"),
+                    Objects.requireNonNull(value, "value"));
             return this;
         }
 
@@ -180,17 +228,21 @@ public final class Request {
             return method("PUT", body);
         }
 
-        /** Adds a header field, keeping others of that name. */
+        public Builder PATCH(BodyPublisher body) {
+            return method("PATCH", body);
+        }
+
+        /** Sets the field {@code name} to {@code value}, replacing every field of that name (as the server's does). */
         public Builder header(String name, String value) {
             checkSettable(name);
-            fields().add(name, value);
+            fields().set(name, value);
             return this;
         }
 
-        /** Replaces every field named {@code name}. */
-        public Builder setHeader(String name, String value) {
+        /** Adds a field, keeping the others of that name (for fields that may repeat, such as {@code Accept}). */
+        public Builder addHeader(String name, String value) {
             checkSettable(name);
-            fields().set(name, value);
+            fields().add(name, value);
             return this;
         }
 
@@ -220,17 +272,46 @@ public final class Request {
             return this;
         }
 
-        /** A whole-call timeout for this request (connection, request, response head and body), overriding the client's. */
+        /**
+         * A whole-call timeout for this request (connection, request, response head and body), overriding the
+         * client's; {@link HttpClient#NO_TIMEOUT} switches it off for this request (a long poll on a client with a
+         * call timeout).
+         */
         public Builder timeout(Duration timeout) {
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("timeout must be positive: " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * The longest wait for the next response byte, overriding the client's {@code readTimeout} for this request;
+         * {@link HttpClient#NO_TIMEOUT} switches it off (long polls, server-sent events).
+         */
+        public Builder readTimeout(Duration timeout) {
+            this.readTimeout = checkTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * Default false. True sends {@code Expect: 100-continue} with a request that has a body and sends the body
+         * only once the server answered {@code 100 Continue}, or after the client's {@code expectContinueTimeout}
+         * without an answer (RFC 9110 10.1.1; servers that ignore the expectation still get the body). A server
+         * that answers with a final status instead (401, 413) gets no body, and the connection is closed after that
+         * response: large uploads to servers that may refuse them cost a round trip instead of the upload.
+         */
+        public Builder expectContinue(boolean expectContinue) {
+            this.expectContinue = expectContinue;
             return this;
         }
 
         public Request build() {
             return new Request(this);
+        }
+
+        private static Duration checkTimeout(Duration timeout) {
+            if (Objects.requireNonNull(timeout, "timeout (NO_TIMEOUT for none)").isNegative()) {
+                throw new IllegalArgumentException("timeout must be positive, or NO_TIMEOUT for none: " + timeout);
+            }
+            return timeout;
         }
 
         private static void checkSettable(String name) {

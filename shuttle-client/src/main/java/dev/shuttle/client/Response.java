@@ -1,19 +1,18 @@
 package dev.shuttle.client;
 
+import dev.shuttle.client.body.MediaTypes;
 import dev.shuttle.client.exchange.ResponseBody;
 import dev.shuttle.client.exchange.ResponseStart;
 import dev.shuttle.client.internal.Leaks;
+import dev.shuttle.client.internal.Statuses;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.ref.Cleaner;
 import java.nio.charset.Charset;
-import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
-import java.nio.charset.UnsupportedCharsetException;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * A response whose head has arrived; the body streams from the connection. <strong>Close it</strong>
@@ -58,6 +57,19 @@ public final class Response implements AutoCloseable {
         return head.status();
     }
 
+    /** Whether the status is 2xx: the request was received, understood and accepted (RFC 9110 15.3). */
+    public boolean isSuccessful() {
+        return Statuses.isSuccessful(head.status());
+    }
+
+    /**
+     * Whether the status is one a client follows to another URI (301, 302, 303, 307, 308) and the response names one
+     * in {@code Location}: seen only when redirects are not followed, or when the policy stopped following.
+     */
+    public boolean isRedirect() {
+        return Statuses.isRedirect(head.status()) && head.headers().contains("Location");
+    }
+
     /** The reason phrase of an HTTP/1.1 status line (possibly empty); empty for HTTP/2, which has none. */
     public String reason() {
         return head.reason();
@@ -98,6 +110,11 @@ public final class Response implements AutoCloseable {
         return body.trailers();
     }
 
+    /** Whether the body was read to its end (trailers are known then). */
+    boolean isComplete() {
+        return body.isComplete();
+    }
+
     /**
      * The body as a stream: -1 exactly at its end, an IOException if it is cut short. Closing the stream closes the
      * response.
@@ -117,17 +134,18 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body and closes the response.
      *
-     * @throws IOException when the body is longer than {@code maxBytes} (the response is closed, the rest drained
-     *                     or dropped per the drain policy)
+     * @throws IOException              when the body is longer than {@code maxBytes} (the response is closed, the
+     *                                  rest drained or dropped per the drain policy)
+     * @throws IllegalArgumentException when {@code maxBytes} is negative (the response is left open)
      */
     public byte[] bytes(int maxBytes) throws IOException {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes < 0: " + maxBytes);
+        }
         try (this) {
             long declared = body.declaredLength();
             if (declared > maxBytes) {
                 throw new IOException("body of " + declared + " bytes exceeds the limit of " + maxBytes);
-            }
-            if (maxBytes < 0) {
-                throw new IllegalArgumentException("maxBytes < 0: " + maxBytes);
             }
             byte[] bytes = readAtMost(maxBytes);
             if (bytes.length == maxBytes && body.read() != -1) {
@@ -168,9 +186,21 @@ public final class Response implements AutoCloseable {
         }
     }
 
-    /** Reads the whole body as text in the charset of its Content-Type (UTF-8 when none is named) and closes. */
+    /**
+     * Reads the whole body as text in the charset of its Content-Type (UTF-8 when none is named) and closes. For
+     * bodies from servers you do not control, prefer {@link #string(int)}.
+     */
     public String string() throws IOException {
         return new String(bytes(), charset());
+    }
+
+    /**
+     * As {@link #string()}, reading at most {@code maxBytes} of body.
+     *
+     * @throws IOException when the body is longer (the response is closed)
+     */
+    public String string(int maxBytes) throws IOException {
+        return new String(bytes(maxBytes), charset());
     }
 
     /**
@@ -194,21 +224,7 @@ public final class Response implements AutoCloseable {
     }
 
     private Charset charset() {
-        String type = head.headers().first("Content-Type");
-        if (type != null) {
-            for (String parameter : type.split(";")) {
-                String p = parameter.trim();
-                if (p.toLowerCase(Locale.ROOT).startsWith("charset=")) {
-                    String name = p.substring(8).trim().replace("\"", "");
-                    try {
-                        return Charset.forName(name);
-                    } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-                        return StandardCharsets.UTF_8;
-                    }
-                }
-            }
-        }
-        return StandardCharsets.UTF_8;
+        return MediaTypes.charset(head.headers().first("Content-Type"), StandardCharsets.UTF_8);
     }
 
     @Override

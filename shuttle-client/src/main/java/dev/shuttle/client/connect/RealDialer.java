@@ -105,7 +105,7 @@ public final class RealDialer implements Dialer {
                 IOException failure = e instanceof SocketTimeoutException
                         ? new HttpTimeoutException(HttpTimeoutException.Kind.CONNECT,
                         "connect to " + target + " timed out")
-                        : e;
+                        : ConnectFailures.naming(target, e);
                 trace.connectDone(origin, target, failure);
                 last = failure;
                 if (clock.getAsLong() >= deadline) {

@@ -4,6 +4,7 @@ import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Request;
+import dev.shuttle.client.exchange.ClientFields;
 import dev.shuttle.client.exchange.ExchangeCodec;
 import dev.shuttle.client.exchange.ExchangeContext;
 import dev.shuttle.client.exchange.ResponseBody;
@@ -125,6 +126,10 @@ final class Http1Exchange implements ExchangeCodec {
         if (settings.userAgent() != null && !given.contains("User-Agent")) {
             fields.add("User-Agent", settings.userAgent());
         }
+        String contentType = ClientFields.contentType(request);
+        if (contentType != null) {
+            fields.add("Content-Type", contentType);
+        }
         if (!settings.keepAlive() && !given.containsToken("Connection", "close")) {
             fields.add("Connection", "close");
         }
@@ -173,7 +178,7 @@ final class Http1Exchange implements ExchangeCodec {
 
     private ResponseHead readHead(long writeStart) throws IOException {
         ConnectionSource source = connection.source();
-        source.idleTimeout(ClientSettings.millis(settings.readTimeout()));
+        source.idleTimeout(ClientSettings.millis(settings.readTimeout(request)));
         source.clearDeadline();
         Duration headerTimeout = settings.responseHeaderTimeout();
         if (headerTimeout != null) {

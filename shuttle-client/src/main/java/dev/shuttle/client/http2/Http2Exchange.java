@@ -4,6 +4,7 @@ import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Request;
+import dev.shuttle.client.exchange.ClientFields;
 import dev.shuttle.client.exchange.ExchangeCodec;
 import dev.shuttle.client.exchange.ExchangeContext;
 import dev.shuttle.client.exchange.ResponseBody;
@@ -108,6 +109,7 @@ final class Http2Exchange implements ExchangeCodec {
         } else if (body.contentLength() >= 0) {
             contentLength = Long.toString(body.contentLength());
         }
+        String contentType = ClientFields.contentType(request);
         String authority = request.origin().equals(connection.origin()) ? connection.authority()
                 : request.origin().authority();
         List<String> fields;
@@ -118,6 +120,9 @@ final class Http2Exchange implements ExchangeCodec {
             }
             if (contentLength != null) {
                 headers.add("content-length", contentLength);
+            }
+            if (contentType != null) {
+                headers.add("content-type", contentType);
             }
             fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
                     authority, request.target(), headers.build()));
@@ -131,6 +136,10 @@ final class Http2Exchange implements ExchangeCodec {
             if (contentLength != null) {
                 fields.add("content-length");
                 fields.add(contentLength);
+            }
+            if (contentType != null) {
+                fields.add("content-type");
+                fields.add(Http2Fields.trimWhitespace(contentType));
             }
         }
         for (String text : fields) {
@@ -224,7 +233,8 @@ final class Http2Exchange implements ExchangeCodec {
      * wakes it when the deadline passes (a timed park per wait costs the JDK's delay scheduler two wake-ups).
      */
     void await(long deadline, HttpTimeoutException.Kind kind) throws IOException {
-        long readNanos = settings.readTimeout() == null ? Deadline.NONE : settings.readTimeout().toNanos();
+        Duration readTimeout = settings.readTimeout(request);
+        long readNanos = readTimeout == null ? Deadline.NONE : readTimeout.toNanos();
         long now = clock.getAsLong();
         long readDeadline = Deadline.after(now, readNanos);
         long until = Math.min(readDeadline, deadline);
@@ -246,7 +256,7 @@ final class Http2Exchange implements ExchangeCodec {
         }
         if (until == readDeadline && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
             HttpTimeoutException timeout = new HttpTimeoutException(HttpTimeoutException.Kind.READ,
-                    "no response byte for " + settings.readTimeout().toMillis() + " ms");
+                    "no response byte for " + readTimeout.toMillis() + " ms");
             connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
             throw timeout;
         }

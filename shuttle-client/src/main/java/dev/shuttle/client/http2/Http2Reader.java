@@ -118,6 +118,9 @@ final class Http2Reader {
     private void loop() throws IOException {
         while (true) {
             Http2Frame frame;
+            if (!prefaceSeen) {
+                Http1Answer.check(buffer);
+            }
             try {
                 frame = frames.read(buffer);
             } catch (Http2Exception e) {

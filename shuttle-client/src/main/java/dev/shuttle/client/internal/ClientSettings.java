@@ -3,6 +3,7 @@ package dev.shuttle.client.internal;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.Request;
 import dev.shuttle.client.ResponseLimits;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.security.NoSuchAlgorithmException;
@@ -13,22 +14,44 @@ import javax.net.ssl.SSLContext;
 /**
  * Everything {@code HttpClient.Builder} collected, for the internals. Timeouts are null when not set.
  *
+ * @param traceFactory        makes a trace per call; null: none
  * @param writeTimeout        longest a single blocked write of an HTTP/1.1 request may last; null: none
  * @param http2               offer HTTP/2 in ALPN for https (falling back to HTTP/1.1 when the server does not pick it)
  * @param http2PriorKnowledge speak HTTP/2 straight away to every http origin (h2c, no upgrade)
  * @param http2PingInterval   PING an HTTP/2 connection that received nothing for this long; null: never
+ * @param expectContinueTimeout how long a request with {@code Expect: 100-continue} waits for the server's answer
+ *                            before sending its body anyway; null: for ever
  */
 public record ClientSettings(Duration connectTimeout, Duration responseHeaderTimeout, Duration readTimeout,
                              Duration writeTimeout, Duration callTimeout, Duration tlsHandshakeTimeout, PoolConfig pool,
-                             DrainPolicy drainPolicy, boolean keepAlive, ClientTrace trace, ResponseLimits limits,
+                             DrainPolicy drainPolicy, boolean keepAlive, ClientTrace trace,
+                             ClientTrace.Factory traceFactory, ResponseLimits limits,
                              String userAgent, LongSupplier nanoClock, SSLContext sslContext,
                              boolean hostnameVerification, boolean http2, boolean http2PriorKnowledge,
-                             Duration http2PingInterval) {
+                             Duration http2PingInterval, Duration expectContinueTimeout) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {
         return new Http1Limits(8 * 1024, limits.maxHeaderBytes(), limits.maxHeaderCount(), 4 * 1024,
                 limits.maxTrailerBytes());
+    }
+
+    /** The read timeout of {@code request}: its own when set ({@code NO_TIMEOUT}: none, null), else the client's. */
+    public Duration readTimeout(Request request) {
+        Duration own = request.readTimeout();
+        if (own == null) {
+            return readTimeout;
+        }
+        return own.isZero() ? null : own;
+    }
+
+    /** The whole-call timeout of {@code request}: its own when set ({@code NO_TIMEOUT}: none, null), else the client's. */
+    public Duration callTimeout(Request request) {
+        Duration own = request.timeout();
+        if (own == null) {
+            return callTimeout;
+        }
+        return own.isZero() ? null : own;
     }
 
     /** The TLS context: the caller's, or the JDK's default (its trust store), looked up only when https is used. */
