@@ -58,11 +58,19 @@ final class Http1Body implements DrainTarget, BodySource {
 
     enum State { OPEN, ENDED, FAILED, CLOSED }
 
+    /**
+     * How long a body read to its end waits for an upload still going (a server that answered 2xx before reading
+     * the whole request) before the connection is given up: Go's wait before reusing such a connection.
+     */
+    private static final long UPLOAD_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     private final Lease lease;
     private final Http1Connection connection;
     private final BodyInputStream stream;
     private final BodyDecoder decoder;
     private final boolean reusable;
+    /** The request body still on its way when the response came, or null: the connection needs it sent whole. */
+    private final Upload upload;
     private final Drainer drainer;
     private final Duration closeWait;
     private final ClientTrace trace;
@@ -91,13 +99,14 @@ final class Http1Body implements DrainTarget, BodySource {
     @SuppressWarnings("unused")
     private volatile boolean outcomeReported;
 
-    Http1Body(Lease lease, Http1Connection connection, BodyDecoder decoder, boolean reusable, Drainer drainer,
-              Duration closeWait, ClientTrace trace, StatsRecorder stats, Runnable onSettled) {
+    Http1Body(Lease lease, Http1Connection connection, BodyDecoder decoder, boolean reusable, Upload upload,
+              Drainer drainer, Duration closeWait, ClientTrace trace, StatsRecorder stats, Runnable onSettled) {
         this.lease = lease;
         this.connection = connection;
         this.decoder = decoder;
         this.stream = new BodyInputStream(connection.source(), decoder);
         this.reusable = reusable;
+        this.upload = upload;
         this.drainer = drainer;
         this.closeWait = closeWait;
         this.trace = trace;
@@ -190,7 +199,7 @@ final class Http1Body implements DrainTarget, BodySource {
         state = State.ENDED;
         onSettled.run(); // before the release: once released, the connection may be another call's
         // Bytes after the end of the body were never asked for: the connection cannot be trusted with another.
-        releasedReusable = reusable && connection.source().buffered() == 0;
+        releasedReusable = reusable && connection.source().buffered() == 0 && uploadFinished(UPLOAD_WAIT_NANOS);
         lease.release(releasedReusable);
     }
 
@@ -360,7 +369,12 @@ final class Http1Body implements DrainTarget, BodySource {
 
     @Override
     public boolean connectionReusable() {
-        return reusable;
+        return reusable && uploadFinished(0); // from close(), which never waits
+    }
+
+    /** Whether the request went out whole; an upload still going is stopped, after at most {@code waitNanos}. */
+    private boolean uploadFinished(long waitNanos) {
+        return upload == null || upload.finish(waitNanos);
     }
 
     @Override

@@ -58,6 +58,10 @@ final class Http1Exchange implements ExchangeCodec {
     private boolean responseStarted;
     /** The final head, once read; owned by the calling thread. */
     private ResponseHead head;
+    /** The body on its way on a thread of its own, or null when this thread wrote the whole request. */
+    private Upload upload;
+    /** A write here failed after the server had answered: the request never went out whole. Calling thread. */
+    private boolean requestIncomplete;
 
     Http1Exchange(Lease lease, Http1Connection connection, Request request, ExchangeContext context) {
         this.lease = lease;
@@ -77,13 +81,32 @@ final class Http1Exchange implements ExchangeCodec {
     @Override
     public ResponseStart send() throws IOException {
         long writeStart = clock.getAsLong();
-        writeRequest();
-        ResponseHead head = readHead(writeStart);
+        ResponseHead head;
+        try {
+            head = writeRequest(writeStart);
+            if (head == null) {
+                head = readHead(writeStart, false);
+            }
+        } catch (IOException e) {
+            if (upload != null && upload.failedInBody()) {
+                IOException bodyFailure = upload.failure(); // the body publisher's own error, the call's cause
+                bodyFailure.addSuppressed(e);
+                throw bodyFailure;
+            }
+            throw e;
+        }
         this.head = head;
         return new ResponseStart(head.status(), head.reason(), head.version(), head.headers());
     }
 
-    private void writeRequest() throws IOException {
+    /**
+     * Writes the request: here when it cannot block for long (no body, or a small one), else through an
+     * {@link Upload} on a thread of its own while this thread reads the head.
+     *
+     * @return the response head when a write here failed on the socket and the server's answer was already there
+     *         (it closed after answering early), else null: read the head next
+     */
+    private ResponseHead writeRequest(long writeStart) throws IOException {
         BodyPublisher body = request.body();
         long length = body.contentLength();
         boolean hasBody = body != BodyPublisher.none();
@@ -93,10 +116,14 @@ final class Http1Exchange implements ExchangeCodec {
                 : fields(given, hasBody, length);
         byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), request.target(), HttpVersion.HTTP_1_1,
                 fields));
-        WriteGuard guard = settings.writeTimeout() != null && (hasBody || head.length > UNGUARDED_WRITE_BYTES)
-                ? WriteGuard.start(context.scheduler(), connection.transport(), lease, clock,
-                        ClientSettings.nanos(settings.writeTimeout()))
-                : null;
+        boolean expectContinue = hasBody && length != 0
+                && (request.expectContinue() || given.containsToken("Expect", "100-continue"));
+        if (hasBody && (expectContinue || length < 0 || length + head.length > UNGUARDED_WRITE_BYTES)) {
+            upload = Upload.start(connection, lease, trace, head, body, length, expectContinue,
+                    ClientSettings.nanos(settings.expectContinueTimeout()), this::startWriteGuard, clock);
+            return null;
+        }
+        WriteGuard guard = head.length > UNGUARDED_WRITE_BYTES ? startWriteGuard() : null;
         try {
             if (!hasBody) {
                 // The head is the whole request: one write, straight from its array, no buffer to borrow.
@@ -105,6 +132,14 @@ final class Http1Exchange implements ExchangeCodec {
             } else {
                 writeWithBody(head, body, length);
             }
+        } catch (SocketWriteException e) {
+            trace.wroteRequest(e.getCause());
+            ResponseHead answer = readHead(writeStart, true);
+            if (answer == null) {
+                throw e.getCause();
+            }
+            requestIncomplete = true; // the server has the start of a request it will never see the end of
+            return answer;
         } catch (IOException e) {
             trace.wroteRequest(e);
             throw e;
@@ -114,6 +149,13 @@ final class Http1Exchange implements ExchangeCodec {
             }
         }
         trace.wroteRequest(null);
+        return null;
+    }
+
+    /** The write timeout's watchdog for this request, or null without a write timeout. */
+    private WriteGuard startWriteGuard() {
+        return settings.writeTimeout() == null ? null : WriteGuard.start(context.scheduler(), connection.transport(),
+                lease, clock, ClientSettings.nanos(settings.writeTimeout()));
     }
 
     /** Host, the caller's fields, then User-Agent, Connection and the body's framing as the client adds them. */
@@ -132,6 +174,9 @@ final class Http1Exchange implements ExchangeCodec {
         }
         if (!settings.keepAlive() && !given.containsToken("Connection", "close")) {
             fields.add("Connection", "close");
+        }
+        if (hasBody && length != 0 && request.expectContinue() && !given.contains("Expect")) {
+            fields.add("Expect", "100-continue");
         }
         if (!hasBody) {
             if (BODY_METHODS.contains(request.method())) {
@@ -158,25 +203,52 @@ final class Http1Exchange implements ExchangeCodec {
         return cached;
     }
 
-    /** Head and body through a buffer borrowed for the write, so the head and a small body leave together. */
+    /**
+     * Head and body through a buffer borrowed for the write, so the head and a small body leave together.
+     *
+     * @throws SocketWriteException when the socket failed (the server may have answered and closed), as its cause
+     */
     private void writeWithBody(byte[] head, BodyPublisher body, long length) throws IOException {
         try (RequestOutputStream out = new RequestOutputStream(connection.transport(), connection.buffers())) {
-            out.write(head);
-            trace.wroteHeaders();
-            if (length >= 0) {
-                FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(out, length);
-                body.writeTo(fixed);
-                fixed.close(); // throws when the publisher wrote fewer bytes than it declared
-            } else {
-                ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(out);
-                body.writeTo(chunked);
-                chunked.finish(Headers.EMPTY);
+            try {
+                out.write(head);
+                trace.wroteHeaders();
+                if (length >= 0) {
+                    FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(out, length);
+                    body.writeTo(fixed);
+                    fixed.close(); // throws when the publisher wrote fewer bytes than it declared
+                } else {
+                    ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(out);
+                    body.writeTo(chunked);
+                    chunked.finish(Headers.EMPTY);
+                }
+                out.flush();
+            } catch (IOException e) {
+                throw out.socketFailed() ? new SocketWriteException(e) : e;
             }
-            out.flush();
         }
     }
 
-    private ResponseHead readHead(long writeStart) throws IOException {
+    /** A socket write of the request failed: distinct from the body publisher's own failures. */
+    private static final class SocketWriteException extends IOException {
+        SocketWriteException(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+
+        @Override
+        public synchronized IOException getCause() {
+            return (IOException) super.getCause();
+        }
+    }
+
+    /**
+     * Reads the final response head, skipping interim ones (a {@code 100 Continue} releases an upload waiting for it).
+     *
+     * @param nowOnly read only what has arrived, without blocking: after a failed write, the answer of a server that
+     *                answered and closed is already here
+     * @return the head; null only with {@code nowOnly}, when no whole head has arrived
+     */
+    private ResponseHead readHead(long writeStart, boolean nowOnly) throws IOException {
         ConnectionSource source = connection.source();
         source.idleTimeout(ClientSettings.millis(settings.readTimeout(request)));
         source.clearDeadline();
@@ -196,7 +268,13 @@ final class Http1Exchange implements ExchangeCodec {
                         throw new IOException("server switched protocols (101), which this client never asks for");
                     }
                     if (!head.isInterim()) {
+                        if (upload != null) {
+                            upload.finalResponse(head.status());
+                        }
                         return head;
+                    }
+                    if (head.status() == 100 && upload != null) {
+                        upload.continueReceived();
                     }
                     // 100 Continue, 103 Early Hints: the final head follows, within bounds.
                     if (++interim > MAX_INTERIM_RESPONSES) {
@@ -211,11 +289,14 @@ final class Http1Exchange implements ExchangeCodec {
                     }
                     continue;
                 }
-                int n = source.fill();
+                int n = nowOnly ? source.fillNow() : fillWhileUploading(source);
                 if (n < 0) {
                     throw new IOException(responseStarted
                             ? "connection closed in the middle of the response head"
                             : "connection closed before any response byte");
+                }
+                if (n == 0 && nowOnly) {
+                    return null;
                 }
                 if (n > 0 && !responseStarted) {
                     responseStarted = true;
@@ -224,6 +305,41 @@ final class Http1Exchange implements ExchangeCodec {
             }
         } finally {
             source.clearDeadline();
+        }
+    }
+
+    /**
+     * One blocking read for the head. While an upload is still going the server may legitimately be silent, reading
+     * it: the read and response-header timeouts then count from the upload's end, as they count from the end of the
+     * write otherwise (a stalled upload has the write timeout).
+     */
+    private int fillWhileUploading(ConnectionSource source) throws IOException {
+        while (true) {
+            try {
+                return source.fill();
+            } catch (HttpTimeoutException e) {
+                if (upload == null || e.kind() == HttpTimeoutException.Kind.CALL) {
+                    throw e;
+                }
+                long ended = upload.endedNanos();
+                if (ended == Upload.NOT_ENDED) {
+                    continue;
+                }
+                Duration headerTimeout = settings.responseHeaderTimeout();
+                long now = clock.getAsLong();
+                if (e.kind() == HttpTimeoutException.Kind.RESPONSE_HEADERS && headerTimeout != null
+                        && now - ended < headerTimeout.toNanos()) {
+                    source.deadline(Deadline.after(ended, headerTimeout.toNanos()),
+                            HttpTimeoutException.Kind.RESPONSE_HEADERS);
+                    continue;
+                }
+                Duration readTimeout = settings.readTimeout(request);
+                if (e.kind() == HttpTimeoutException.Kind.READ && readTimeout != null
+                        && now - ended < readTimeout.toNanos()) {
+                    continue;
+                }
+                throw e;
+            }
         }
     }
 
@@ -244,8 +360,8 @@ final class Http1Exchange implements ExchangeCodec {
         boolean reusable = settings.keepAlive() && head.keepAlive()
                 && !request.headers().containsToken("Connection", "close")
                 && !(framing instanceof BodyFraming.CloseDelimited);
-        Http1Body body = new Http1Body(lease, connection, decoder, reusable, context.drainer(),
-                settings.drainPolicy().maxTime(), trace, context.stats(), onSettled);
+        Http1Body body = new Http1Body(lease, connection, decoder, reusable && !requestIncomplete, upload,
+                context.drainer(), settings.drainPolicy().maxTime(), trace, context.stats(), onSettled);
         return new ResponseBody(body);
     }
 

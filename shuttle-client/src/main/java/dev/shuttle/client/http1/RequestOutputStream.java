@@ -26,6 +26,8 @@ final class RequestOutputStream extends OutputStream {
     private final int capacity;
     /** Bytes buffered, from {@code offset}. */
     private int count;
+    /** A socket write failed (as opposed to the body's own source). */
+    private boolean socketFailed;
 
     RequestOutputStream(Transport socket, BufferPool buffers) {
         this.socket = socket;
@@ -52,7 +54,7 @@ final class RequestOutputStream extends OutputStream {
         if (len >= capacity) {
             // Larger than the buffer: copying it through would only add work.
             flushBuffer();
-            socket.write(b, off, len);
+            socketWrite(b, off, len);
             return;
         }
         if (len > capacity - count) {
@@ -72,8 +74,22 @@ final class RequestOutputStream extends OutputStream {
         if (count > 0) {
             int n = count;
             count = 0;
-            socket.write(array, offset, n);
+            socketWrite(array, offset, n);
         }
+    }
+
+    private void socketWrite(byte[] b, int off, int len) throws IOException {
+        try {
+            socket.write(b, off, len);
+        } catch (IOException e) {
+            socketFailed = true;
+            throw e;
+        }
+    }
+
+    /** Whether a write to the socket failed: the server may have answered and closed, so its answer is worth reading. */
+    boolean socketFailed() {
+        return socketFailed;
     }
 
     private void ensureOpen() throws IOException {

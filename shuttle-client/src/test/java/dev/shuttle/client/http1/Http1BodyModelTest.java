@@ -195,7 +195,7 @@ class Http1BodyModelTest {
                 };
                 body = new Http1Body(lease, connection,
                         new BodyFraming.ContentLength(setup.length()).newDecoder(Http1Limits.clientDefaults()),
-                        setup.reusable(), new Drainer(setup.policy(), System::nanoTime), setup.policy().maxTime(),
+                        setup.reusable(), null, new Drainer(setup.policy(), System::nanoTime), setup.policy().maxTime(),
                         trace, new StatsRecorder(), settled::incrementAndGet);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
