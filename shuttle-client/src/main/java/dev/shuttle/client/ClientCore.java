@@ -9,6 +9,7 @@ import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.pool.ConnectionPool;
 import dev.shuttle.transport.BufferPool;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -30,6 +31,11 @@ final class ClientCore {
     final Scheduler scheduler = new Scheduler("shuttle-client-timer");
     final ConnectionPool pool;
     final Drainer drainer;
+    /**
+     * Every call's interceptors: the application's, then the client's own for the features that are on (each
+     * absent when off, so it costs nothing); the chain ends in the call's exchanges.
+     */
+    final List<Interceptor> callInterceptors;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     final BufferPool buffers = new BufferPool(POOLED_BUFFERS);
@@ -40,6 +46,7 @@ final class ClientCore {
         this.pool = new ConnectionPool(settings.pool(), settings.drainPolicy(), dialer, settings.nanoClock(),
                 scheduler, stats);
         this.drainer = new Drainer(settings.drainPolicy(), settings.nanoClock());
+        this.callInterceptors = List.copyOf(settings.interceptors());
     }
 
     Response send(Request request) throws IOException {

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -162,6 +164,8 @@ public final class HttpClient implements AutoCloseable {
         private boolean http2PriorKnowledge;
         private Duration http2PingInterval = Duration.ofSeconds(30);
         private Duration expectContinueTimeout = Duration.ofSeconds(1);
+        private final List<Interceptor> interceptors = new ArrayList<>();
+        private final List<Interceptor> networkInterceptors = new ArrayList<>();
 
         private Builder() {
         }
@@ -253,6 +257,25 @@ public final class HttpClient implements AutoCloseable {
          */
         public Builder traceFactory(ClientTrace.Factory factory) {
             this.traceFactory = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
+         * Adds an application interceptor: around the whole call, seeing the caller's request and the final response
+         * once (see {@link Interceptor}). Runs in the order added, before the client's own redirects,
+         * authentication, cookies and decompression. Default none.
+         */
+        public Builder addInterceptor(Interceptor interceptor) {
+            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Adds a network interceptor: around each exchange on a connection, seeing every redirect hop and retry with
+         * its connection, the request as sent and the response as received (see {@link Interceptor}). Default none.
+         */
+        public Builder addNetworkInterceptor(Interceptor interceptor) {
+            networkInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
             return this;
         }
 
@@ -363,7 +386,7 @@ public final class HttpClient implements AutoCloseable {
             return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, writeTimeout,
                     callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
-                    expectContinueTimeout));
+                    expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors)));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

@@ -10,16 +10,19 @@ import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.Traces;
+import dev.shuttle.client.intercept.InterceptorChain;
 import dev.shuttle.client.pool.Lease;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One call to {@code send}: checkout, exchange, at most one retry, and the whole-call timeout. Runs on the calling
- * thread; the returned response's body takes over the connection.
+ * One call to {@code send}: the interceptors, then per exchange checkout, the network interceptors, the exchange and
+ * at most one retry, all under the whole-call timeout. Runs on the calling thread; the returned response's body takes
+ * over the connection.
  *
  * <p>Retry rule: an attempt on a <em>reused</em> connection that fails before any response byte arrived is sent
  * once more on a freshly dialed connection, if the request is idempotent and its body replayable; the likely cause is
@@ -41,6 +44,10 @@ final class RealCall {
     private final long deadline;
     private final CallTimer timer;
     private final ExchangeContext context;
+    /** The attempt in progress, for its failure handling; owned by the calling thread. */
+    private ExchangeCodec exchange;
+    /** The attempt's body took over its lease; owned by the calling thread. */
+    private boolean leaseHandedOver;
 
     RealCall(ClientCore core, Request request) {
         this.core = core;
@@ -56,51 +63,25 @@ final class RealCall {
         this.context = new ExchangeContext(settings, trace, core.drainer, core.stats, core.scheduler);
     }
 
+    /**
+     * Runs the call: the application interceptors and the client's own (redirects, authentication, cookies,
+     * decompression) in {@link ClientCore#callInterceptors}, ending in {@link #exchanges}.
+     */
     Response execute() throws IOException {
         if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedIOException("interrupted before sending " + request);
         }
         core.stats.request();
-        Lease retryOf = null; // the lease whose exchange failed, once this call retries (at most once)
-        int unprocessedRetries = 0;
         try {
-            while (true) {
-                trace.getConn(request.origin());
-                Lease lease = retryOf == null
-                        ? core.pool.acquire(request.origin(), false, !request.isIdempotent(), deadline, trace)
-                        : core.pool.acquireRetry(request.origin(), retryOf, deadline, trace);
-                ProtocolConnection connection = (ProtocolConnection) lease.connection();
-                ConnectionInfo info = connectionInfo(lease, connection);
-                trace.gotConn(info);
-                core.stats.attempt(request.origin(), lease.reused());
-                ExchangeCodec exchange = connection.newExchange(lease, request, context);
-                if (timer != null) {
-                    timer.watch(exchange);
-                }
-                try {
-                    ResponseStart head = exchange.send();
-                    ResponseBody body = exchange.openBody(head, this::settled);
-                    return new Response(request, head, body, info);
-                } catch (IOException | RuntimeException e) {
-                    IOException failure = describe(exchange, e);
-                    exchange.fail(failure);
-                    if (unprocessedRetries < MAX_UNPROCESSED_RETRIES && unprocessed(exchange, failure)) {
-                        // HTTP/2 told us the server never processed it (REFUSED_STREAM, GOAWAY): any method may go
-                        // again, on any connection that takes it (the pool no longer offers one that sent GOAWAY).
-                        trace.retrying(failure);
-                        core.stats.retry();
-                        unprocessedRetries++;
-                        continue;
-                    }
-                    if (retryOf == null && retryable(lease, exchange, failure)) {
-                        trace.retrying(failure);
-                        core.stats.retry();
-                        retryOf = lease;
-                        continue;
-                    }
-                    throw failure;
-                }
+            Response response = InterceptorChain.application(core.callInterceptors, request, trace, this::exchanges);
+            // Only the response the caller gets ends the call timeout with its body; hops that redirects or
+            // authentication closed on the way did not.
+            if (response.settle() instanceof Settle settle) {
+                settle.arm();
+            } else {
+                settled(); // an interceptor's own answer: nothing of the network is left to time
             }
+            return response;
         } catch (IOException e) {
             settled();
             throw CallErrors.describe(request, e);
@@ -110,25 +91,92 @@ final class RealCall {
         }
     }
 
+    /**
+     * One exchange of {@code hop} (the call's request, or one a redirect or challenge led to): checkout, the network
+     * interceptors, the exchange, and at most one retry on a fresh connection.
+     */
+    private Response exchanges(Request hop) throws IOException {
+        Lease retryOf = null; // the lease whose exchange failed, once this call retries (at most once)
+        int unprocessedRetries = 0;
+        while (true) {
+            trace.getConn(hop.origin());
+            Lease lease = retryOf == null
+                    ? core.pool.acquire(hop.origin(), false, !hop.isIdempotent(), deadline, trace)
+                    : core.pool.acquireRetry(hop.origin(), retryOf, deadline, trace);
+            ProtocolConnection connection = (ProtocolConnection) lease.connection();
+            ConnectionInfo info = connectionInfo(lease, connection);
+            trace.gotConn(info);
+            core.stats.attempt(hop.origin(), lease.reused());
+            exchange = null;
+            leaseHandedOver = false;
+            try {
+                return InterceptorChain.network(core.settings.networkInterceptors(), hop, info, trace,
+                        sent -> exchange(sent, lease, connection, info));
+            } catch (IOException | RuntimeException e) {
+                ExchangeCodec failed = exchange;
+                if (leaseHandedOver) {
+                    throw e; // a network interceptor failed after the exchange: its response holds the connection
+                }
+                if (failed == null) { // a network interceptor failed before the exchange began
+                    lease.abort(e instanceof IOException io ? io : new IOException(e));
+                    lease.release(false);
+                    throw e;
+                }
+                IOException failure = describe(failed, e);
+                failed.fail(failure);
+                if (unprocessedRetries < MAX_UNPROCESSED_RETRIES && unprocessed(hop, failed, failure)) {
+                    // HTTP/2 told us the server never processed it (REFUSED_STREAM, GOAWAY): any method may go
+                    // again, on any connection that takes it (the pool no longer offers one that sent GOAWAY).
+                    trace.retrying(failure);
+                    core.stats.retry();
+                    unprocessedRetries++;
+                    continue;
+                }
+                if (retryOf == null && retryable(hop, lease, failed, failure)) {
+                    trace.retrying(failure);
+                    core.stats.retry();
+                    retryOf = lease;
+                    continue;
+                }
+                throw failure;
+            }
+        }
+    }
+
+    /** The exchange itself, after the network interceptors: the request as it goes on the wire. */
+    private Response exchange(Request sent, Lease lease, ProtocolConnection connection, ConnectionInfo info)
+            throws IOException {
+        ExchangeCodec codec = connection.newExchange(lease, sent, context);
+        exchange = codec;
+        if (timer != null) {
+            timer.watch(codec);
+        }
+        ResponseStart head = codec.send();
+        Settle settle = timer == null ? null : new Settle(timer);
+        ResponseBody body = codec.openBody(head, settle == null ? NOTHING : settle);
+        leaseHandedOver = true;
+        return new Response(sent, head, body, info, settle);
+    }
+
     private static ConnectionInfo connectionInfo(Lease lease, ProtocolConnection c) {
         return new ConnectionInfo(c.id(), c.origin(), c.localAddress(), c.remoteAddress(), lease.reused(),
                 lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain(), c.protocol(), c.tls());
     }
 
-    private boolean unprocessed(ExchangeCodec exchange, IOException failure) {
+    private boolean unprocessed(Request hop, ExchangeCodec exchange, IOException failure) {
         return exchange.unprocessed()
-                && request.body().isReplayable()
+                && hop.body().isReplayable()
                 && !(failure instanceof HttpTimeoutException)
                 && !(failure instanceof InterruptedIOException)
                 && !Thread.currentThread().isInterrupted()
                 && !core.isClosed();
     }
 
-    private boolean retryable(Lease lease, ExchangeCodec exchange, IOException failure) {
+    private boolean retryable(Request hop, Lease lease, ExchangeCodec exchange, IOException failure) {
         return lease.reused()
                 && !exchange.responseStarted()
-                && request.isIdempotent()
-                && request.body().isReplayable()
+                && hop.isIdempotent()
+                && hop.body().isReplayable()
                 && !(failure instanceof HttpTimeoutException)
                 && !(failure instanceof InterruptedIOException)
                 && !Thread.currentThread().isInterrupted()
@@ -160,6 +208,39 @@ final class RealCall {
     private void settled() {
         if (timer != null) {
             timer.cancel();
+        }
+    }
+
+    /** For a response whose body has no call timer to stop. */
+    private static final Runnable NOTHING = () -> {
+    };
+
+    /**
+     * Stops the call timer when the body of the call's final response settles (its end, failure or close): the
+     * body runs this when it settles, the call arms it once it knows the response is the caller's. Either may come
+     * first; a response the call does not return (a redirect hop) is never armed and stops nothing.
+     */
+    private static final class Settle implements Runnable {
+        private static final int SETTLED = 1;
+        private static final int ARMED = 2;
+        private final CallTimer timer;
+        private final AtomicInteger state = new AtomicInteger();
+
+        Settle(CallTimer timer) {
+            this.timer = timer;
+        }
+
+        @Override
+        public void run() {
+            if ((state.getAndAccumulate(SETTLED, (a, b) -> a | b) & ARMED) != 0) {
+                timer.cancel();
+            }
+        }
+
+        void arm() {
+            if ((state.getAndAccumulate(ARMED, (a, b) -> a | b) & SETTLED) != 0) {
+                timer.cancel();
+            }
         }
     }
 

@@ -36,13 +36,16 @@ public final class Response implements AutoCloseable {
     private final ResponseStart head;
     private final ResponseBody body;
     private final ConnectionInfo connection;
+    /** What the call runs when this body settles, to stop its timer; null when nothing (see {@code RealCall}). */
+    private final Runnable settle;
     private final Cleaner.Cleanable leakGuard;
 
-    Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection) {
+    Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection, Runnable settle) {
         this.request = request;
         this.head = head;
         this.body = body;
         this.connection = connection;
+        this.settle = settle;
         body.keepReachable(this); // a caller holding only body() keeps this response, and its leak guard, alive
         // Method and URI, not the Request: its trace or body publisher are the caller's objects, which might refer
         // back to this response and keep it reachable forever. The text is built only if the response leaks.
@@ -108,6 +111,11 @@ public final class Response implements AutoCloseable {
             throw new IllegalStateException("trailers arrive after the body: read it to the end first");
         }
         return body.trailers();
+    }
+
+    /** The call's hook for this body's settling, or null. */
+    Runnable settle() {
+        return settle;
     }
 
     /** Whether the body was read to its end (trailers are known then). */

@@ -2,12 +2,14 @@ package dev.shuttle.client.internal;
 
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
+import dev.shuttle.client.Interceptor;
 import dev.shuttle.client.PoolConfig;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.ResponseLimits;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.LongSupplier;
 import javax.net.ssl.SSLContext;
 
@@ -19,6 +21,8 @@ import javax.net.ssl.SSLContext;
  * @param http2               offer HTTP/2 in ALPN for https (falling back to HTTP/1.1 when the server does not pick it)
  * @param http2PriorKnowledge speak HTTP/2 straight away to every http origin (h2c, no upgrade)
  * @param http2PingInterval   PING an HTTP/2 connection that received nothing for this long; null: never
+ * @param interceptors        application interceptors, in order (immutable)
+ * @param networkInterceptors network interceptors, in order (immutable)
  * @param expectContinueTimeout how long a request with {@code Expect: 100-continue} waits for the server's answer
  *                            before sending its body anyway; null: for ever
  */
@@ -28,7 +32,8 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
                              ClientTrace.Factory traceFactory, ResponseLimits limits,
                              String userAgent, LongSupplier nanoClock, SSLContext sslContext,
                              boolean hostnameVerification, boolean http2, boolean http2PriorKnowledge,
-                             Duration http2PingInterval, Duration expectContinueTimeout) {
+                             Duration http2PingInterval, Duration expectContinueTimeout,
+                             List<Interceptor> interceptors, List<Interceptor> networkInterceptors) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {

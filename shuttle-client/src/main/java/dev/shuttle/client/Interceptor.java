@@ -1,0 +1,40 @@
+package dev.shuttle.client;
+
+import java.io.IOException;
+
+/**
+ * Observes, rewrites, retries or answers calls, in OkHttp's model. Two places to register one:
+ * <ul>
+ *   <li><b>Application interceptors</b> ({@link HttpClient.Builder#addInterceptor}) run once per call, around
+ *       everything else: they see the request as the caller built it and the final response (after redirects and
+ *       authentication), and may call {@link Chain#proceed} any number of times (a retry) or not at all (an answer
+ *       from a cache).</li>
+ *   <li><b>Network interceptors</b> ({@link HttpClient.Builder#addNetworkInterceptor}) run around each exchange on
+ *       a connection: once per redirect hop, per authentication round and per retry, with the request as it goes on
+ *       the wire (cookies and {@code Accept-Encoding} added) and the response as it came (still compressed), and
+ *       {@link Chain#connection()} says which connection carries it. They must call {@link Chain#proceed} exactly
+ *       once and keep the request's origin.</li>
+ * </ul>
+ * The order: application interceptors in registration order, then redirects and authentication, cookies,
+ * decompression, then (per exchange, with its connection) network interceptors in registration order, then the
+ * exchange itself.
+ *
+ * <p>An interceptor that returns a response other than the one {@code proceed} gave it must close that one.
+ * Interceptors run on the calling thread, and must be thread-safe: one instance serves every call.
+ */
+@FunctionalInterface
+public interface Interceptor {
+    Response intercept(Chain chain) throws IOException;
+
+    /** The rest of the call, from one interceptor's point of view. */
+    interface Chain {
+        /** The request as it reached this interceptor. */
+        Request request();
+
+        /** Hands {@code request} to the next interceptor (or the exchange) and returns its response. */
+        Response proceed(Request request) throws IOException;
+
+        /** The connection this exchange goes over, for a network interceptor; null for an application one. */
+        ConnectionInfo connection();
+    }
+}
