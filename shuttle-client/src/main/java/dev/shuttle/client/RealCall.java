@@ -10,12 +10,14 @@ import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.Traces;
-import dev.shuttle.client.intercept.InterceptorChain;
+import dev.shuttle.client.intercept.CallChain;
+import dev.shuttle.client.intercept.NetworkChain;
 import dev.shuttle.client.pool.Lease;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * HTTP/2 attempt the server provably never processed (REFUSED_STREAM, a stream above a GOAWAY's last stream id, a
  * stream that never left) is sent again whatever its method, up to {@link #MAX_UNPROCESSED_RETRIES} times.
  */
-final class RealCall {
+final class RealCall implements CallChain {
     /**
      * Attempts repeated because HTTP/2 proved the server never processed them: a server at its stream limit may
      * refuse a few in a row; beyond this the refusals are the answer.
@@ -44,6 +46,10 @@ final class RealCall {
     private final long deadline;
     private final CallTimer timer;
     private final ExchangeContext context;
+    /** The next of {@link ClientCore#callInterceptors} to run; owned by the calling thread. */
+    private int position;
+    /** The request at the current position of the chain; owned by the calling thread. */
+    private Request current;
     /** The attempt in progress, for its failure handling; owned by the calling thread. */
     private ExchangeCodec exchange;
     /** The attempt's body took over its lease; owned by the calling thread. */
@@ -73,7 +79,7 @@ final class RealCall {
         }
         core.stats.request();
         try {
-            Response response = InterceptorChain.application(core.callInterceptors, request, trace, this::exchanges);
+            Response response = proceed(request);
             // Only the response the caller gets ends the call timeout with its body; hops that redirects or
             // authentication closed on the way did not.
             if (response.settle() instanceof Settle settle) {
@@ -88,6 +94,51 @@ final class RealCall {
         } catch (RuntimeException e) {
             settled();
             throw e;
+        }
+    }
+
+    // ---- the call's interceptors: this call is their chain, one position at a time (no object per step) ----
+
+    @Override
+    public Request request() {
+        return current;
+    }
+
+    @Override
+    public ConnectionInfo connection() {
+        return null;
+    }
+
+    @Override
+    public ClientTrace trace() {
+        return trace;
+    }
+
+    /**
+     * Runs the interceptor at the current position with {@code next}, or the exchanges after the last. Calls nest
+     * on the calling thread, so the position and request are saved and restored around each: an interceptor that
+     * proceeds twice (a retry, a redirect) runs the rest of the chain twice.
+     */
+    @Override
+    public Response proceed(Request next) throws IOException {
+        List<Interceptor> interceptors = core.callInterceptors;
+        int at = position;
+        Request saved = current;
+        current = next;
+        try {
+            if (at == interceptors.size()) {
+                return exchanges(next);
+            }
+            position = at + 1;
+            Interceptor interceptor = interceptors.get(at);
+            Response response = interceptor.intercept(this);
+            if (response == null) {
+                throw new IllegalStateException("interceptor " + interceptor + " returned no response");
+            }
+            return response;
+        } finally {
+            position = at;
+            current = saved;
         }
     }
 
@@ -110,8 +161,9 @@ final class RealCall {
             exchange = null;
             leaseHandedOver = false;
             try {
-                return InterceptorChain.network(core.settings.networkInterceptors(), hop, info, trace,
-                        sent -> exchange(sent, lease, connection, info));
+                List<Interceptor> network = core.settings.networkInterceptors();
+                return network.isEmpty() ? exchange(hop, lease, connection, info)
+                        : NetworkChain.run(network, hop, info, sent -> exchange(sent, lease, connection, info));
             } catch (IOException | RuntimeException e) {
                 ExchangeCodec failed = exchange;
                 if (leaseHandedOver) {
