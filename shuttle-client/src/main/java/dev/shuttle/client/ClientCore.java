@@ -46,7 +46,7 @@ final class ClientCore {
         this.pool = new ConnectionPool(settings.pool(), settings.drainPolicy(), dialer, settings.nanoClock(),
                 scheduler, stats);
         this.drainer = new Drainer(settings.drainPolicy(), settings.nanoClock());
-        this.callInterceptors = List.copyOf(settings.interceptors());
+        this.callInterceptors = CallInterceptors.of(settings);
     }
 
     Response send(Request request) throws IOException {

@@ -26,7 +26,7 @@ import java.util.List;
  * bodyClosed                           once, when the body's fate is known
  * </pre>
  * A failed attempt on a reused connection that is retried fires {@code retrying} and starts again at
- * {@code getConn}.
+ * {@code getConn}; a redirect or an authentication round fires {@code followUp} and does the same for the next hop.
  *
  * <p>Which request an event belongs to: a per-request trace knows; a client-wide one that needs to know is registered
  * as a {@link Factory}, which makes a trace for each call from its request ({@link HttpClient.Builder#traceFactory}),
@@ -118,6 +118,15 @@ public interface ClientTrace {
 
     /** An attempt on a reused connection failed before any response byte and the request will be sent again. */
     default void retrying(IOException cause) {
+    }
+
+    /**
+     * The response with {@code status} is answered by sending {@code next} in the same call, without the caller
+     * seeing it: a redirect followed, or the request again with credentials for a 401 or 407. The events of
+     * {@code next}'s exchange follow, from {@code getConn}; the closed response's {@code bodyClosed} may come before
+     * or after this (a background drain).
+     */
+    default void followUp(int status, Request next) {
     }
 
     /**

@@ -164,6 +164,7 @@ public final class HttpClient implements AutoCloseable {
         private boolean http2PriorKnowledge;
         private Duration http2PingInterval = Duration.ofSeconds(30);
         private Duration expectContinueTimeout = Duration.ofSeconds(1);
+        private RedirectPolicy redirectPolicy = RedirectPolicy.defaults();
         private final List<Interceptor> interceptors = new ArrayList<>();
         private final List<Interceptor> networkInterceptors = new ArrayList<>();
 
@@ -279,6 +280,15 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Which redirects are followed within a call. Default {@link RedirectPolicy#defaults()}: up to 10, never from
+         * https to http, as Go and OkHttp follow by default (the JDK client does not: {@link RedirectPolicy#none()}).
+         */
+        public Builder redirectPolicy(RedirectPolicy policy) {
+            this.redirectPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
         /** Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}. */
         public Builder responseLimits(ResponseLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
@@ -386,7 +396,8 @@ public final class HttpClient implements AutoCloseable {
             return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, writeTimeout,
                     callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
-                    expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors)));
+                    expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
+                    redirectPolicy));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

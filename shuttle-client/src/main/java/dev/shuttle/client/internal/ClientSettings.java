@@ -4,6 +4,7 @@ import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.Interceptor;
 import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.RedirectPolicy;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.ResponseLimits;
 import dev.shuttle.wire.http1.Http1Limits;
@@ -33,7 +34,8 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
                              String userAgent, LongSupplier nanoClock, SSLContext sslContext,
                              boolean hostnameVerification, boolean http2, boolean http2PriorKnowledge,
                              Duration http2PingInterval, Duration expectContinueTimeout,
-                             List<Interceptor> interceptors, List<Interceptor> networkInterceptors) {
+                             List<Interceptor> interceptors, List<Interceptor> networkInterceptors,
+                             RedirectPolicy redirectPolicy) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {

@@ -5,6 +5,7 @@ import dev.shuttle.client.ConnectionInfo;
 import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.HandOffDecision;
 import dev.shuttle.client.Origin;
+import dev.shuttle.client.Request;
 import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -126,6 +127,11 @@ public final class Traces implements ClientTrace {
     @Override
     public void retrying(IOException cause) {
         each(t -> t.retrying(cause));
+    }
+
+    @Override
+    public void followUp(int status, Request next) {
+        each(t -> t.followUp(status, next));
     }
 
     @Override

@@ -63,6 +63,32 @@ public final class UriEncoding {
     }
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /** ASCII that {@link URI} refuses anywhere but that servers write into Location fields unescaped. */
+    private static final String ILLEGAL = " \"<>\\^`{|}";
+
+    /**
+     * {@code text} with the ASCII characters that no URI may hold (space, quote, angle brackets, backslash, caret,
+     * backtick, braces, bar) percent-encoded, as browsers and Go read a sloppy {@code Location}. Characters beyond
+     * ASCII stay (a URI holds them; {@link #toAscii} maps them later).
+     */
+    public static String escapeIllegal(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean illegal = c < 0x20 || c == 0x7f || ILLEGAL.indexOf(c) >= 0;
+            if (illegal && out == null) {
+                out = new StringBuilder(text.length() + 8).append(text, 0, i);
+            }
+            if (out != null) {
+                if (illegal) {
+                    out.append('%').append(HEX[c >>> 4]).append(HEX[c & 0xf]);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
+    }
 
     private static String asciiAuthority(String authority) {
         int at = authority.lastIndexOf('@');

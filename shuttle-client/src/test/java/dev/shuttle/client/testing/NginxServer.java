@@ -76,6 +76,15 @@ public final class NginxServer implements AutoCloseable {
     /** As {@link #start(Path, Path, SelfSignedCertificate)}, with HTTP/2 offered in ALPN when {@code http2}. */
     public static NginxServer start(Path nginx, Path dir, SelfSignedCertificate certificate, boolean http2)
             throws IOException {
+        return start(nginx, dir, certificate, http2, "");
+    }
+
+    /**
+     * As {@link #start(Path, Path, SelfSignedCertificate, boolean)}, with {@code serverConfig} (directives and
+     * locations: {@code return 301 /next;}, {@code gzip on;}) added to the server block.
+     */
+    public static NginxServer start(Path nginx, Path dir, SelfSignedCertificate certificate, boolean http2,
+                                    String serverConfig) throws IOException {
         Files.createDirectories(dir.resolve("www"));
         Files.createDirectories(dir.resolve("tmp"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -85,7 +94,7 @@ public final class NginxServer implements AutoCloseable {
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             int port = freePort();
             Path config = dir.resolve("nginx.conf");
-            Files.writeString(config, config(dir, port, http2), StandardCharsets.US_ASCII);
+            Files.writeString(config, config(dir, port, http2, serverConfig), StandardCharsets.US_ASCII);
             Files.deleteIfExists(dir.resolve("error.log"));
             Process process = new ProcessBuilder(nginx.toString(), "-p", dir.toString(), "-c", config.toString(),
                     "-e", dir.resolve("error.log").toString())
@@ -110,7 +119,7 @@ public final class NginxServer implements AutoCloseable {
         }
     }
 
-    static String config(Path dir, int port, boolean http2) {
+    static String config(Path dir, int port, boolean http2, String serverConfig) {
         return """
                 worker_processes 1;
                 daemon off;
@@ -149,9 +158,10 @@ public final class NginxServer implements AutoCloseable {
                             default_type text/plain;
                             return 200 "ok\\n";
                         }
+                %4$s
                     }
                 }
-                """.formatted(dir, port, http2 ? " http2" : "");
+                """.formatted(dir, port, http2 ? " http2" : "", serverConfig);
     }
 
     /** Polls the port until nginx accepts, or fails with its error log when it exited or never listened. */

@@ -69,6 +69,11 @@ public final class RecordingTrace implements ClientTrace {
     }
 
     @Override
+    public void followUp(int status, dev.shuttle.client.Request next) {
+        events.add("followUp " + status + " " + next.uri());
+    }
+
+    @Override
     public void bodyClosed(long bytesRead, DrainOutcome outcome, long bytesDiscarded) {
         closed.add(new Closed(bytesRead, outcome, bytesDiscarded));
         events.add("bodyClosed");
