@@ -18,6 +18,9 @@ final class CallInterceptors {
         if (settings.redirectPolicy().maxRedirects() > 0) {
             chain.add(new RedirectInterceptor(settings.redirectPolicy()));
         }
+        if (settings.compression()) {
+            chain.add(new ContentDecoding(settings));
+        }
         return List.copyOf(chain);
     }
 }

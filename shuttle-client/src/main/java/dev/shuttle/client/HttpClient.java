@@ -165,6 +165,7 @@ public final class HttpClient implements AutoCloseable {
         private Duration http2PingInterval = Duration.ofSeconds(30);
         private Duration expectContinueTimeout = Duration.ofSeconds(1);
         private RedirectPolicy redirectPolicy = RedirectPolicy.defaults();
+        private boolean compression = true;
         private final List<Interceptor> interceptors = new ArrayList<>();
         private final List<Interceptor> networkInterceptors = new ArrayList<>();
 
@@ -289,6 +290,19 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Default true, as Go and OkHttp: requests ask for {@code Accept-Encoding: gzip, deflate} and a compressed
+         * response is decoded as it is read, its {@code Content-Encoding} and {@code Content-Length} removed (they
+         * describe the bytes on the wire; {@link Response#decodedEncoding()} says what was decoded). Closing such a
+         * body unread drains its compressed bytes as any other's. A request that names its own
+         * {@code Accept-Encoding} (or sends {@code Range}, or is a HEAD) gets the response as it came. Decoded bodies
+         * are bounded by {@link ResponseLimits} against decompression bombs. False sends no {@code Accept-Encoding}.
+         */
+        public Builder compression(boolean compression) {
+            this.compression = compression;
+            return this;
+        }
+
         /** Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}. */
         public Builder responseLimits(ResponseLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
@@ -397,7 +411,7 @@ public final class HttpClient implements AutoCloseable {
                     callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
                     expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
-                    redirectPolicy));
+                    redirectPolicy, compression));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

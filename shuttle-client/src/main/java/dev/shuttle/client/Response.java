@@ -38,14 +38,23 @@ public final class Response implements AutoCloseable {
     private final ConnectionInfo connection;
     /** What the call runs when this body settles, to stop its timer; null when nothing (see {@code RealCall}). */
     private final Runnable settle;
+    /** The content coding the client decoded, or null. */
+    private final String decodedEncoding;
     private final Cleaner.Cleanable leakGuard;
 
     Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection, Runnable settle) {
+        this(request, head, body, connection, settle, null);
+    }
+
+    /** A response whose body {@code body} decodes the {@code decodedEncoding} of the one the exchange gave. */
+    Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection, Runnable settle,
+             String decodedEncoding) {
         this.request = request;
         this.head = head;
         this.body = body;
         this.connection = connection;
         this.settle = settle;
+        this.decodedEncoding = decodedEncoding;
         body.keepReachable(this); // a caller holding only body() keeps this response, and its leak guard, alive
         // Method and URI, not the Request: its trace or body publisher are the caller's objects, which might refer
         // back to this response and keep it reachable forever. The text is built only if the response leaks.
@@ -111,6 +120,24 @@ public final class Response implements AutoCloseable {
             throw new IllegalStateException("trailers arrive after the body: read it to the end first");
         }
         return body.trailers();
+    }
+
+    /**
+     * The content coding ({@code gzip}, {@code deflate}) the client decoded by itself, whose {@code Content-Encoding}
+     * and {@code Content-Length} fields it removed; null when the body is as it came.
+     */
+    public String decodedEncoding() {
+        return decodedEncoding;
+    }
+
+    /** The body stream as the exchange gave it, for a decoding layer to read from. */
+    ResponseBody rawBody() {
+        return body;
+    }
+
+    /** Whether the body is known to be empty already (HEAD, 204, 304, Content-Length: 0). */
+    boolean bodyIsEmpty() {
+        return body.declaredLength() == 0 || (body.isComplete() && body.remainingLength() == 0);
     }
 
     /** The call's hook for this body's settling, or null. */

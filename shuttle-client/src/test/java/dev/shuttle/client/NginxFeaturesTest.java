@@ -30,7 +30,13 @@ class NginxFeaturesTest {
             location = /r307 { return 307 /r308; }
             location = /r308 { return 308 /ok; }
             location = /away { return 302 https://127.0.0.1:$server_port/ok; }
+            types { text/plain txt; }
+            gzip on;
+            gzip_types text/plain;
+            gzip_min_length 20;
+            gzip_http_version 1.1;
             """;
+    private static final String TEXT = "nginx compresses this line for the client to decode\n".repeat(2000);
 
     @TempDir
     static Path dir1;
@@ -46,6 +52,9 @@ class NginxFeaturesTest {
                 "nginx is not installed (apt-get install nginx-light): skipping the nginx feature tests");
         http1 = NginxServer.start(binary.get(), dir1, CERTIFICATE, false, LOCATIONS);
         http2 = NginxServer.start(binary.get(), dir2, CERTIFICATE, true, LOCATIONS);
+        for (NginxServer nginx : List.of(http1, http2)) {
+            nginx.writeFile("text.txt", TEXT.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
     }
 
     @AfterAll
@@ -106,6 +115,28 @@ class NginxFeaturesTest {
             assertThat(away.request().uri().getHost()).isEqualTo("127.0.0.1");
             assertThat(away.request().headers().contains("Authorization")).isFalse();
             assertThat(client.stats().connectionsOpened()).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void gzipFromNginxIsDecodedAndAnUnreadOneKeepsTheConnection(boolean h2) throws Exception {
+        NginxServer nginx = nginx(h2);
+        try (HttpClient client = client()) {
+            try (Response response = client.send(Request.get(nginx.url("/text.txt")))) {
+                assertThat(response.decodedEncoding()).isEqualTo("gzip");
+                assertThat(response.header("Content-Encoding")).isNull();
+                assertThat(response.string()).isEqualTo(TEXT);
+            }
+            String connection = null;
+            for (int i = 0; i < 10; i++) {
+                try (Response unread = client.send(Request.get(nginx.url("/text.txt")))) {
+                    assertThat(unread.decodedEncoding()).isEqualTo("gzip");
+                    connection = connection == null ? unread.header("X-Connection") : connection;
+                    assertThat(unread.header("X-Connection")).isEqualTo(connection);
+                }
+            }
+            assertThat(client.stats().connectionsOpened()).isEqualTo(1);
         }
     }
 }

@@ -168,6 +168,9 @@ final class Http1Exchange implements ExchangeCodec {
         if (settings.userAgent() != null && !given.contains("User-Agent")) {
             fields.add("User-Agent", settings.userAgent());
         }
+        if (ClientFields.requestsCompression(settings, request)) {
+            fields.add("Accept-Encoding", ClientFields.ACCEPT_ENCODING);
+        }
         String contentType = ClientFields.contentType(request);
         if (contentType != null) {
             fields.add("Content-Type", contentType);
@@ -192,9 +195,13 @@ final class Http1Exchange implements ExchangeCodec {
 
     /**
      * The fields of a request with no headers of its own and no body (most GETs): the same for every such request on
-     * this connection, whose client settings never change, so built and checked once per connection.
+     * this connection, whose client settings never change, so built and checked once per connection. HEAD asks for
+     * no compression, so its fields are built each time.
      */
     private Headers plainFields() {
+        if (request.method().equals("HEAD")) {
+            return fields(Headers.EMPTY, false, 0);
+        }
         Headers cached = connection.plainRequestFields();
         if (cached == null) {
             cached = fields(Headers.EMPTY, false, 0);

@@ -110,6 +110,7 @@ final class Http2Exchange implements ExchangeCodec {
             contentLength = Long.toString(body.contentLength());
         }
         String contentType = ClientFields.contentType(request);
+        boolean compression = ClientFields.requestsCompression(settings, request);
         String authority = request.origin().equals(connection.origin()) ? connection.authority()
                 : request.origin().authority();
         List<String> fields;
@@ -123,6 +124,9 @@ final class Http2Exchange implements ExchangeCodec {
             }
             if (contentType != null) {
                 headers.add("content-type", contentType);
+            }
+            if (compression) {
+                headers.add("accept-encoding", ClientFields.ACCEPT_ENCODING);
             }
             fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
                     authority, request.target(), headers.build()));
@@ -140,6 +144,10 @@ final class Http2Exchange implements ExchangeCodec {
             if (contentType != null) {
                 fields.add("content-type");
                 fields.add(Http2Fields.trimWhitespace(contentType));
+            }
+            if (compression) {
+                fields.add("accept-encoding");
+                fields.add(ClientFields.ACCEPT_ENCODING);
             }
         }
         for (String text : fields) {

@@ -22,6 +22,7 @@ import javax.net.ssl.SSLContext;
  * @param http2               offer HTTP/2 in ALPN for https (falling back to HTTP/1.1 when the server does not pick it)
  * @param http2PriorKnowledge speak HTTP/2 straight away to every http origin (h2c, no upgrade)
  * @param http2PingInterval   PING an HTTP/2 connection that received nothing for this long; null: never
+ * @param compression         ask for gzip and deflate and decode them transparently
  * @param interceptors        application interceptors, in order (immutable)
  * @param networkInterceptors network interceptors, in order (immutable)
  * @param expectContinueTimeout how long a request with {@code Expect: 100-continue} waits for the server's answer
@@ -35,7 +36,7 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
                              boolean hostnameVerification, boolean http2, boolean http2PriorKnowledge,
                              Duration http2PingInterval, Duration expectContinueTimeout,
                              List<Interceptor> interceptors, List<Interceptor> networkInterceptors,
-                             RedirectPolicy redirectPolicy) {
+                             RedirectPolicy redirectPolicy, boolean compression) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {
