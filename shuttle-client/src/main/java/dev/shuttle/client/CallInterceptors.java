@@ -1,5 +1,7 @@
 package dev.shuttle.client;
 
+import dev.shuttle.client.auth.AuthInterceptor;
+import dev.shuttle.client.cookie.CookieInterceptor;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.redirect.RedirectInterceptor;
 import java.util.ArrayList;
@@ -17,6 +19,12 @@ final class CallInterceptors {
         List<Interceptor> chain = new ArrayList<>(settings.interceptors());
         if (settings.redirectPolicy().maxRedirects() > 0) {
             chain.add(new RedirectInterceptor(settings.redirectPolicy()));
+        }
+        if (settings.authenticator() != null || settings.proxyAuthenticator() != null) {
+            chain.add(new AuthInterceptor(settings.authenticator(), settings.proxyAuthenticator()));
+        }
+        if (settings.cookieHandler() != null) {
+            chain.add(new CookieInterceptor(settings.cookieHandler()));
         }
         if (settings.compression()) {
             chain.add(new ContentDecoding(settings));

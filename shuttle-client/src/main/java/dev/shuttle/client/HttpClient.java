@@ -4,6 +4,7 @@ import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Leaks;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.CookieHandler;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -166,6 +167,9 @@ public final class HttpClient implements AutoCloseable {
         private Duration expectContinueTimeout = Duration.ofSeconds(1);
         private RedirectPolicy redirectPolicy = RedirectPolicy.defaults();
         private boolean compression = true;
+        private CookieHandler cookieHandler;
+        private Authenticator authenticator;
+        private Authenticator proxyAuthenticator;
         private final List<Interceptor> interceptors = new ArrayList<>();
         private final List<Interceptor> networkInterceptors = new ArrayList<>();
 
@@ -303,6 +307,35 @@ public final class HttpClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Keeps cookies in {@code handler}: a {@code new java.net.CookieManager()} accepts them from the servers that
+         * set them, as browsers do. Every exchange (redirect hops too) sends the handler's cookies for its URI and
+         * stores its {@code Set-Cookie} fields. Default none, as OkHttp, Go and the JDK client: a client that keeps
+         * state across calls should say so.
+         */
+        public Builder cookieHandler(CookieHandler handler) {
+            this.cookieHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Answers servers' 401 challenges, for the origin a call was made to ({@link Authenticator#basic} for Basic).
+         * Default none: a 401 is returned to the caller.
+         */
+        public Builder authenticator(Authenticator authenticator) {
+            this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
+        /**
+         * Answers proxies' 407 challenges, for plain http through a proxy and for CONNECT tunnels. Default none: a
+         * proxy URL with user info ({@code http://user:pass@proxy:3128}) still sends its Basic credentials up front.
+         */
+        public Builder proxyAuthenticator(Authenticator authenticator) {
+            this.proxyAuthenticator = Objects.requireNonNull(authenticator, "authenticator");
+            return this;
+        }
+
         /** Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}. */
         public Builder responseLimits(ResponseLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
@@ -411,7 +444,7 @@ public final class HttpClient implements AutoCloseable {
                     callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
                     expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
-                    redirectPolicy, compression));
+                    redirectPolicy, compression, cookieHandler, authenticator, proxyAuthenticator));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

@@ -114,6 +114,11 @@ final class RealCall implements CallChain {
         return trace;
     }
 
+    @Override
+    public Request callRequest() {
+        return request;
+    }
+
     /**
      * Runs the interceptor at the current position with {@code next}, or the exchanges after the last. Calls nest
      * on the calling thread, so the position and request are saved and restored around each: an interceptor that

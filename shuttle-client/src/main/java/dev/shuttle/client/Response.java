@@ -1,5 +1,6 @@
 package dev.shuttle.client;
 
+import dev.shuttle.client.auth.ChallengeParser;
 import dev.shuttle.client.body.MediaTypes;
 import dev.shuttle.client.exchange.ResponseBody;
 import dev.shuttle.client.exchange.ResponseStart;
@@ -13,6 +14,7 @@ import java.lang.ref.Cleaner;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A response whose head has arrived; the body streams from the connection. <strong>Close it</strong>
@@ -93,6 +95,18 @@ public final class Response implements AutoCloseable {
 
     public Headers headers() {
         return head.headers();
+    }
+
+    /**
+     * The challenges of a 401's {@code WWW-Authenticate} or a 407's {@code Proxy-Authenticate} fields, in order;
+     * empty for other statuses.
+     */
+    public List<AuthChallenge> challenges() {
+        return switch (head.status()) {
+            case 401 -> ChallengeParser.parse(head.headers().all("WWW-Authenticate"));
+            case 407 -> ChallengeParser.parse(head.headers().all("Proxy-Authenticate"));
+            default -> List.of();
+        };
     }
 
     /** The HTTP/2 stream that carried this exchange (odd, from 1 on each connection); 0 over HTTP/1.1. */

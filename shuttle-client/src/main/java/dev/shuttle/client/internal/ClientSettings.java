@@ -1,5 +1,6 @@
 package dev.shuttle.client.internal;
 
+import dev.shuttle.client.Authenticator;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.Interceptor;
@@ -8,6 +9,7 @@ import dev.shuttle.client.RedirectPolicy;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.ResponseLimits;
 import dev.shuttle.wire.http1.Http1Limits;
+import java.net.CookieHandler;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +24,9 @@ import javax.net.ssl.SSLContext;
  * @param http2               offer HTTP/2 in ALPN for https (falling back to HTTP/1.1 when the server does not pick it)
  * @param http2PriorKnowledge speak HTTP/2 straight away to every http origin (h2c, no upgrade)
  * @param http2PingInterval   PING an HTTP/2 connection that received nothing for this long; null: never
+ * @param cookieHandler       where cookies are kept; null: none
+ * @param authenticator       answers 401s; null: none
+ * @param proxyAuthenticator  answers proxies' 407s; null: none
  * @param compression         ask for gzip and deflate and decode them transparently
  * @param interceptors        application interceptors, in order (immutable)
  * @param networkInterceptors network interceptors, in order (immutable)
@@ -36,7 +41,8 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
                              boolean hostnameVerification, boolean http2, boolean http2PriorKnowledge,
                              Duration http2PingInterval, Duration expectContinueTimeout,
                              List<Interceptor> interceptors, List<Interceptor> networkInterceptors,
-                             RedirectPolicy redirectPolicy, boolean compression) {
+                             RedirectPolicy redirectPolicy, boolean compression, CookieHandler cookieHandler,
+                             Authenticator authenticator, Authenticator proxyAuthenticator) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {

@@ -1,0 +1,28 @@
+package dev.shuttle.client;
+
+import java.util.Map;
+
+/**
+ * One challenge of a {@code WWW-Authenticate} or {@code Proxy-Authenticate} field (RFC 9110 11.6.1), as
+ * {@link Response#challenges()} parses it: {@code Basic realm="api", charset="UTF-8"} is the scheme {@code Basic} with
+ * the parameters {@code realm} and {@code charset}.
+ *
+ * @param scheme     the auth scheme as sent ({@code Basic}, {@code Bearer}, {@code Digest}); compare ignoring case
+ * @param parameters auth parameters by lower-case name, values unquoted; a token68 ({@code Negotiate abc==}) is under
+ *                   the empty name
+ */
+public record AuthChallenge(String scheme, Map<String, String> parameters) {
+    public AuthChallenge {
+        parameters = Map.copyOf(parameters);
+    }
+
+    /** The {@code realm} parameter, or null. */
+    public String realm() {
+        return parameters.get("realm");
+    }
+
+    /** Whether this is a challenge of {@code scheme}, which is case-insensitive. */
+    public boolean is(String scheme) {
+        return this.scheme.equalsIgnoreCase(scheme);
+    }
+}
