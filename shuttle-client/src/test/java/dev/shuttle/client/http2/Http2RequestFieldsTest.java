@@ -50,7 +50,7 @@ class Http2RequestFieldsTest {
     }
 
     @Test
-    void aGetCarriesPseudoHeadersTheCallersFieldsAndTheUserAgentInThatOrder() throws Exception {
+    void aGetCarriesPseudoHeadersTheCallersFieldsTheUserAgentAndAcceptEncodingInThatOrder() throws Exception {
         ScriptedH2Peer.ReceivedRequest get = sent(Request.newBuilder(peer.url("/path?q=1"))
                 .header("X-Trace", "  abc ")
                 .build());
@@ -60,7 +60,8 @@ class Http2RequestFieldsTest {
                 entry(":authority", "127.0.0.1:" + peer.port()),
                 entry(":path", "/path?q=1"),
                 entry("x-trace", "abc"),
-                entry("user-agent", "shuttle/0.1"));
+                entry("user-agent", "shuttle/0.1"),
+                entry("accept-encoding", "gzip, deflate"));
         assertThat(get.endStream()).isTrue();
     }
 
