@@ -7,6 +7,7 @@ import dev.shuttle.client.internal.ClientWatcher;
 import dev.shuttle.client.internal.Scheduler;
 import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.pool.ConnectionPool;
+import dev.shuttle.client.proxy.ProxyRoutes;
 import dev.shuttle.transport.BufferPool;
 import java.io.IOException;
 import java.util.List;
@@ -31,6 +32,8 @@ final class ClientCore {
     final Scheduler scheduler = new Scheduler("shuttle-client-timer");
     final ConnectionPool pool;
     final Drainer drainer;
+    /** Each request's route: direct, or through the proxy the client's selector names. */
+    final ProxyRoutes routes;
     /**
      * Every call's interceptors: the application's, then the client's own for the features that are on (each
      * absent when off, so it costs nothing); the chain ends in the call's exchanges.
@@ -42,7 +45,9 @@ final class ClientCore {
 
     ClientCore(ClientSettings settings) {
         this.settings = settings;
-        RealDialer dialer = new RealDialer(settings, buffers, ClientWatcher.shared());
+        RealDialer dialer = new RealDialer(settings, buffers, ClientWatcher.shared(),
+                ProxyChallenges.of(settings.proxyAuthenticator()));
+        this.routes = new ProxyRoutes(settings.proxySelector());
         this.pool = new ConnectionPool(settings.pool(), settings.drainPolicy(), dialer, settings.nanoClock(),
                 scheduler, stats);
         this.drainer = new Drainer(settings.drainPolicy(), settings.nanoClock());

@@ -4,6 +4,7 @@ import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,7 +18,8 @@ import java.util.List;
  * getConn
  *   [handOff]                          no idle HTTP/1.1 connection: why it waited, dialed or took a spare
  *   [dnsStart → dnsDone]                a dial was started for this request
- *   [connectStart → connectDone]...     one per address tried
+ *   [connectStart → connectDone]...     one per address tried (the proxy's, through a proxy)
+ *   [tunnelStart → tunnelDone]          https through a proxy: its CONNECT
  *   [tlsHandshakeStart → tlsHandshakeDone] https, on the connection that connected
  * gotConn
  * wroteHeaders → wroteRequest
@@ -87,6 +89,21 @@ public interface ClientTrace {
 
     /** The TCP connect ended; {@code error} is null on success. */
     default void connectDone(Origin origin, InetSocketAddress address, IOException error) {
+    }
+
+    /**
+     * A {@code CONNECT} tunnel to {@code origin} through {@code proxy} begins: the connection to the proxy is up
+     * ({@code connectDone} came for the proxy's address).
+     */
+    default void tunnelStart(Origin origin, Proxy proxy) {
+    }
+
+    /**
+     * The proxy answered the tunnel's {@code CONNECT}: open when {@code error} is null (the TLS handshake with the
+     * origin follows), else why not (a 407 answered on a new connection comes as an error, then a new
+     * {@code connectStart}).
+     */
+    default void tunnelDone(Origin origin, Proxy proxy, IOException error) {
     }
 
     /** A TLS handshake with {@code origin} begins (https, on a new connection). */

@@ -3,6 +3,7 @@ package dev.shuttle.client;
 import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.HttpVersion;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.time.Duration;
 
 /**
@@ -19,8 +20,14 @@ import java.time.Duration;
  * @param afterDrain    handed over straight from a background drain (hand-off rule)
  * @param protocol      what the connection speaks: {@link HttpVersion#HTTP_1_1} or {@link HttpVersion#HTTP_2}
  * @param tls           the TLS session's details for an {@code https} connection, null for plaintext
+ * @param proxy         the proxy the connection goes through ({@code remoteAddress} is then the proxy's: plain http
+ *                      goes to it in absolute form, https through a CONNECT tunnel), or {@link Proxy#NO_PROXY}
  */
 public record ConnectionInfo(long id, Origin origin, InetSocketAddress localAddress, InetSocketAddress remoteAddress,
                              boolean reused, boolean wasIdle, Duration idleTime, boolean afterDrain,
-                             HttpVersion protocol, TlsInfo tls) {
+                             HttpVersion protocol, TlsInfo tls, Proxy proxy) {
+    /** Whether the connection goes through a proxy. */
+    public boolean proxied() {
+        return proxy.type() != Proxy.Type.DIRECT;
+    }
 }

@@ -5,6 +5,7 @@ import dev.shuttle.client.internal.Leaks;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.CookieHandler;
+import java.net.ProxySelector;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,6 +171,7 @@ public final class HttpClient implements AutoCloseable {
         private CookieHandler cookieHandler;
         private Authenticator authenticator;
         private Authenticator proxyAuthenticator;
+        private ProxySelector proxySelector;
         private final List<Interceptor> interceptors = new ArrayList<>();
         private final List<Interceptor> networkInterceptors = new ArrayList<>();
 
@@ -328,6 +330,19 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
+         * Chooses the proxy of each request. Default {@link Proxies#fromEnvironment()} read when the client is built,
+         * as Go's {@code DefaultTransport} and curl do: {@code HTTPS_PROXY}, {@code HTTP_PROXY} and
+         * {@code NO_PROXY} are how containers and CI configure egress, and with none set (or for localhost and
+         * loopback, never proxied) every request goes direct at no cost. {@link Proxies#none()} ignores the
+         * environment; {@code ProxySelector.getDefault()} follows the JDK's {@code http.proxyHost} properties.
+         * Connections are pooled per proxy and origin, so a CONNECT tunnel is reused like any connection.
+         */
+        public Builder proxy(ProxySelector selector) {
+            this.proxySelector = Objects.requireNonNull(selector, "selector");
+            return this;
+        }
+
+        /**
          * Answers proxies' 407 challenges, for plain http through a proxy and for CONNECT tunnels. Default none: a
          * proxy URL with user info ({@code http://user:pass@proxy:3128}) still sends its Basic credentials up front.
          */
@@ -444,7 +459,8 @@ public final class HttpClient implements AutoCloseable {
                     callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
                     expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
-                    redirectPolicy, compression, cookieHandler, authenticator, proxyAuthenticator));
+                    redirectPolicy, compression, cookieHandler, authenticator, proxyAuthenticator,
+                    proxySelector != null ? proxySelector : Proxies.fromEnvironment()));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

@@ -13,8 +13,10 @@ import dev.shuttle.client.internal.Traces;
 import dev.shuttle.client.intercept.CallChain;
 import dev.shuttle.client.intercept.NetworkChain;
 import dev.shuttle.client.pool.Lease;
+import dev.shuttle.client.pool.Route;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.Proxy;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.List;
@@ -154,11 +156,12 @@ final class RealCall implements CallChain {
     private Response exchanges(Request hop) throws IOException {
         Lease retryOf = null; // the lease whose exchange failed, once this call retries (at most once)
         int unprocessedRetries = 0;
+        Route route = core.routes.route(hop);
         while (true) {
             trace.getConn(hop.origin());
             Lease lease = retryOf == null
-                    ? core.pool.acquire(hop.origin(), false, !hop.isIdempotent(), deadline, trace)
-                    : core.pool.acquireRetry(hop.origin(), retryOf, deadline, trace);
+                    ? core.pool.acquire(route, false, !hop.isIdempotent(), deadline, trace)
+                    : core.pool.acquireRetry(route, retryOf, deadline, trace);
             ProtocolConnection connection = (ProtocolConnection) lease.connection();
             ConnectionInfo info = connectionInfo(lease, connection);
             trace.gotConn(info);
@@ -216,8 +219,10 @@ final class RealCall implements CallChain {
     }
 
     private static ConnectionInfo connectionInfo(Lease lease, ProtocolConnection c) {
+        Route route = lease.route();
         return new ConnectionInfo(c.id(), c.origin(), c.localAddress(), c.remoteAddress(), lease.reused(),
-                lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain(), c.protocol(), c.tls());
+                lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain(), c.protocol(), c.tls(),
+                route.isDirect() ? Proxy.NO_PROXY : route.proxy().asProxy());
     }
 
     private boolean unprocessed(Request hop, ExchangeCodec exchange, IOException failure) {

@@ -10,6 +10,9 @@ import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.pool.Dialer;
 import dev.shuttle.client.pool.PooledConnection;
+import dev.shuttle.client.pool.Route;
+import dev.shuttle.client.proxy.ProxyServer;
+import dev.shuttle.client.proxy.TunnelAuthenticator;
 import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.PlainTransport;
 import dev.shuttle.transport.ReadinessWatcher;
@@ -23,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.List;
@@ -30,11 +34,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Opens new connections: resolves the host, tries its addresses in order until one connects (each attempt bounded by
- * the connect timeout and the caller's deadline), runs the TLS handshake for {@code https} (SNI, hostname
+ * Opens new connections along a route: resolves the host (the origin's, or the proxy's), tries its addresses in
+ * order until one connects (each attempt bounded by the connect timeout and the caller's deadline), opens a CONNECT
+ * tunnel through a proxy for {@code https} ({@link Tunnels}), runs the TLS handshake for {@code https} (SNI, hostname
  * verification, ALPN, session resumption through the context's cache), and wraps the result in the connection of the
- * negotiated protocol: HTTP/2 when ALPN picked {@code h2} (or, for {@code http}, with prior knowledge), else
- * HTTP/1.1. Stateless apart from the id counter; thread-safe.
+ * negotiated protocol: HTTP/2 when ALPN picked {@code h2} (or, for {@code http} reached directly, with prior
+ * knowledge), else HTTP/1.1. Stateless apart from the id counter; thread-safe.
  */
 public final class RealDialer implements Dialer {
     /** ALPN offers, in order of preference: HTTP/2 first when enabled, so a server that speaks it picks it. */
@@ -48,8 +53,10 @@ public final class RealDialer implements Dialer {
     private final LongSupplier clock;
     private final AtomicLong ids = new AtomicLong();
     private final Http2Options http2;
+    private final Tunnels tunnels;
 
-    public RealDialer(ClientSettings settings, BufferPool buffers, ReadinessWatcher watcher) {
+    public RealDialer(ClientSettings settings, BufferPool buffers, ReadinessWatcher watcher,
+                      TunnelAuthenticator tunnelAuthenticator) {
         this.settings = settings;
         this.buffers = buffers;
         this.limits = settings.http1Limits();
@@ -57,9 +64,10 @@ public final class RealDialer implements Dialer {
         this.clock = settings.nanoClock();
         this.http2 = Http2Options.of(settings.limits(), settings.http2PingInterval() == null ? 0
                 : settings.http2PingInterval().toMillis());
+        this.tunnels = new Tunnels(this, settings, buffers, tunnelAuthenticator);
     }
 
-    /** Prior knowledge: every http origin speaks HTTP/2, so even a first burst shares one dial. */
+    /** Prior knowledge: every http origin reached directly speaks HTTP/2, so even a first burst shares one dial. */
     @Override
     public boolean multiplexedByConfiguration(Origin origin) {
         return settings.http2PriorKnowledge() && !origin.isSecure();
@@ -67,14 +75,35 @@ public final class RealDialer implements Dialer {
 
     @Override
     public PooledConnection dial(Origin origin, long deadline, ClientTrace trace) throws IOException {
-        SocketChannel channel = connect(origin, deadline, trace);
+        return dial(Route.direct(origin), deadline, trace);
+    }
+
+    /**
+     * Direct: TCP (and TLS) to the origin. Through a proxy: TCP to the proxy; for https a CONNECT tunnel and TLS with
+     * the origin inside it (HTTP/2 by ALPN as directly); for http nothing more, the requests going in absolute form.
+     */
+    @Override
+    public PooledConnection dial(Route route, long deadline, ClientTrace trace) throws IOException {
+        Origin origin = route.origin();
+        ProxyServer proxy = route.proxy();
+        SocketChannel channel;
+        ByteBuffer early = null;
+        if (proxy == null) {
+            channel = connect(origin, origin.host(), origin.port(), deadline, trace);
+        } else if (!origin.isSecure()) {
+            channel = connect(origin, proxy.host(), proxy.port(), deadline, trace);
+        } else {
+            Tunnels.Opened tunnel = tunnels.open(route, deadline, trace);
+            channel = tunnel.channel();
+            early = tunnel.early();
+        }
         Transport transport;
         try {
-            transport = origin.isSecure() ? handshake(channel, origin, deadline, trace)
+            transport = origin.isSecure() ? handshake(channel, origin, early, deadline, trace)
                     : new PlainTransport(channel, buffers, clock);
             boolean h2 = origin.isSecure()
                     ? transport.tls() != null && "h2".equals(transport.tls().applicationProtocol())
-                    : settings.http2PriorKnowledge();
+                    : settings.http2PriorKnowledge() && proxy == null;
             if (h2) {
                 Http2Connection connection = new Http2Connection(ids.incrementAndGet(), origin, transport, buffers,
                         watcher, clock, http2);
@@ -85,14 +114,16 @@ public final class RealDialer implements Dialer {
             channel.close();
             throw e;
         }
-        return new Http1Connection(ids.incrementAndGet(), origin, transport, buffers, limits, watcher, clock);
+        return new Http1Connection(ids.incrementAndGet(), origin, transport, buffers, limits, watcher, clock,
+                proxy != null && !origin.isSecure() ? proxy : null);
     }
 
-    private SocketChannel connect(Origin origin, long deadline, ClientTrace trace) throws IOException {
-        List<InetAddress> addresses = resolve(origin.host(), trace);
+    /** A TCP connection to {@code host}:{@code port}, on behalf of {@code origin} (the trace's). */
+    SocketChannel connect(Origin origin, String host, int port, long deadline, ClientTrace trace) throws IOException {
+        List<InetAddress> addresses = resolve(host, trace);
         IOException last = null;
         for (InetAddress address : addresses) {
-            InetSocketAddress target = new InetSocketAddress(address, origin.port());
+            InetSocketAddress target = new InetSocketAddress(address, port);
             trace.connectStart(origin, target);
             SocketChannel channel = SocketChannel.open();
             try {
@@ -116,10 +147,14 @@ public final class RealDialer implements Dialer {
         throw last;
     }
 
-    private TlsTransport handshake(SocketChannel channel, Origin origin, long deadline, ClientTrace trace)
-            throws IOException {
+    /** @param early bytes already read from the channel that are the server's (past a tunnel's answer), or null */
+    private TlsTransport handshake(SocketChannel channel, Origin origin, ByteBuffer early, long deadline,
+                                   ClientTrace trace) throws IOException {
         TlsTransport tls = TlsTransport.client(channel, buffers, clock, settings.tlsContext(), origin.host(),
                 origin.port(), settings.http2() ? ALPN_H2 : ALPN_HTTP1, settings.hostnameVerification());
+        if (early != null) {
+            tls.prepend(early);
+        }
         trace.tlsHandshakeStart(origin);
         int timeoutMillis = handshakeMillis(deadline);
         try {

@@ -6,6 +6,7 @@ import dev.shuttle.client.exchange.ExchangeCodec;
 import dev.shuttle.client.exchange.ExchangeContext;
 import dev.shuttle.client.exchange.ProtocolConnection;
 import dev.shuttle.client.pool.Lease;
+import dev.shuttle.client.proxy.ProxyServer;
 import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.ReadinessWatcher;
 import dev.shuttle.transport.Transport;
@@ -39,6 +40,11 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
     /** The Host header value, computed once per connection rather than per request. */
     private final String hostHeader;
     /**
+     * The proxy this connection goes to for plain http requests (sent in absolute form, with its credentials), or
+     * null: direct, or a tunnel (whose requests look direct).
+     */
+    private final ProxyServer forwardProxy;
+    /**
      * Owned by the holder of the lease (handed over under the pool's lock): the fields of a request without headers
      * or body of its own, built by the first such exchange ({@link Http1Exchange}); null until then.
      */
@@ -52,6 +58,12 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
 
     public Http1Connection(long id, Origin origin, Transport transport, BufferPool buffers, Http1Limits limits,
                            ReadinessWatcher watcher, LongSupplier clock) {
+        this(id, origin, transport, buffers, limits, watcher, clock, null);
+    }
+
+    public Http1Connection(long id, Origin origin, Transport transport, BufferPool buffers, Http1Limits limits,
+                           ReadinessWatcher watcher, LongSupplier clock, ProxyServer forwardProxy) {
+        this.forwardProxy = forwardProxy;
         this.id = id;
         this.origin = origin;
         this.transport = transport;
@@ -120,6 +132,11 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
 
     void plainRequestFields(Headers fields) {
         this.plainRequestFields = fields;
+    }
+
+    /** The proxy plain http requests go to in absolute form, or null. */
+    ProxyServer forwardProxy() {
+        return forwardProxy;
     }
 
     /** {@link Origin#authority()}, the Host header of every request on this connection. */
@@ -219,6 +236,6 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
     @Override
     public String toString() {
         return "Http1Connection[" + id + " " + localAddress() + " -> " + origin
-                + (transport.tls() == null ? "" : " TLS") + "]";
+                + (forwardProxy == null ? "" : " via " + forwardProxy) + (transport.tls() == null ? "" : " TLS") + "]";
     }
 }

@@ -12,6 +12,7 @@ import dev.shuttle.client.exchange.ResponseStart;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.Deadline;
 import dev.shuttle.client.pool.Lease;
+import dev.shuttle.client.proxy.ProxyServer;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.BodyDecoder;
@@ -114,8 +115,10 @@ final class Http1Exchange implements ExchangeCodec {
         Headers fields = given.isEmpty() && !hasBody && !BODY_METHODS.contains(request.method())
                 ? plainFields()
                 : fields(given, hasBody, length);
-        byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), request.target(), HttpVersion.HTTP_1_1,
-                fields));
+        // Through a proxy, plain http requests name their origin in the target: the absolute form (RFC 9112 3.2.2).
+        String target = connection.forwardProxy() == null ? request.target()
+                : request.origin().scheme() + "://" + request.origin().authority() + request.target();
+        byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), target, HttpVersion.HTTP_1_1, fields));
         boolean expectContinue = hasBody && length != 0
                 && (request.expectContinue() || given.containsToken("Expect", "100-continue"));
         if (hasBody && (expectContinue || length < 0 || length + head.length > UNGUARDED_WRITE_BYTES)) {
@@ -177,6 +180,10 @@ final class Http1Exchange implements ExchangeCodec {
         }
         if (!settings.keepAlive() && !given.containsToken("Connection", "close")) {
             fields.add("Connection", "close");
+        }
+        ProxyServer proxy = connection.forwardProxy();
+        if (proxy != null && proxy.authorization() != null && !given.contains("Proxy-Authorization")) {
+            fields.add("Proxy-Authorization", proxy.authorization());
         }
         if (hasBody && length != 0 && request.expectContinue() && !given.contains("Expect")) {
             fields.add("Expect", "100-continue");

@@ -1,6 +1,7 @@
 package dev.shuttle.client.internal;
 
 import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.ProxyRefusedException;
 import dev.shuttle.client.Request;
 import java.io.EOFException;
 import java.io.IOException;
@@ -46,6 +47,9 @@ public final class CallErrors {
     private static IOException copy(IOException e, String message) {
         if (e instanceof HttpTimeoutException timeout) {
             return new HttpTimeoutException(timeout.kind(), message);
+        }
+        if (e instanceof ProxyRefusedException refused) {
+            return new ProxyRefusedException(message, refused.status());
         }
         return switch (e.getClass().getName()) {
             case "java.io.IOException" -> new IOException(message);

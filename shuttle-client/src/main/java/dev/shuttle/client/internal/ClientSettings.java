@@ -10,6 +10,7 @@ import dev.shuttle.client.Request;
 import dev.shuttle.client.ResponseLimits;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.net.CookieHandler;
+import java.net.ProxySelector;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,7 @@ import javax.net.ssl.SSLContext;
  * @param cookieHandler       where cookies are kept; null: none
  * @param authenticator       answers 401s; null: none
  * @param proxyAuthenticator  answers proxies' 407s; null: none
+ * @param proxySelector       chooses each request's proxy (never null: {@code Proxies.none()} for none)
  * @param compression         ask for gzip and deflate and decode them transparently
  * @param interceptors        application interceptors, in order (immutable)
  * @param networkInterceptors network interceptors, in order (immutable)
@@ -42,7 +44,8 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
                              Duration http2PingInterval, Duration expectContinueTimeout,
                              List<Interceptor> interceptors, List<Interceptor> networkInterceptors,
                              RedirectPolicy redirectPolicy, boolean compression, CookieHandler cookieHandler,
-                             Authenticator authenticator, Authenticator proxyAuthenticator) {
+                             Authenticator authenticator, Authenticator proxyAuthenticator,
+                             ProxySelector proxySelector) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {

@@ -17,6 +17,11 @@ public final class StatsRecorder {
     /** Gauges the pool reports for one origin when a snapshot is taken. */
     public record Gauges(int idle, int leased, int draining) {
         public static final Gauges ZERO = new Gauges(0, 0, 0);
+
+        /** Both together: an origin reached directly and through a proxy. */
+        public Gauges plus(Gauges other) {
+            return new Gauges(idle + other.idle, leased + other.leased, draining + other.draining);
+        }
     }
 
     private static final class OriginCounters {

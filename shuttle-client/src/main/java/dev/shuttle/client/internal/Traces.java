@@ -10,6 +10,7 @@ import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.time.Duration;
 import java.util.List;
 
@@ -92,6 +93,16 @@ public final class Traces implements ClientTrace {
     @Override
     public void connectDone(Origin origin, InetSocketAddress address, IOException error) {
         each(t -> t.connectDone(origin, address, error));
+    }
+
+    @Override
+    public void tunnelStart(Origin origin, Proxy proxy) {
+        each(t -> t.tunnelStart(origin, proxy));
+    }
+
+    @Override
+    public void tunnelDone(Origin origin, Proxy proxy, IOException error) {
+        each(t -> t.tunnelDone(origin, proxy, error));
     }
 
     @Override

@@ -82,7 +82,7 @@ public final class ConnectionPool implements AutoCloseable {
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock. */
-    private final Map<Origin, OriginPool> origins = new HashMap<>();
+    private final Map<Route, OriginPool> origins = new HashMap<>();
     private final IdleConnections idle;
     /** Guarded by lock: the next maintenance run, or null when none is scheduled. */
     private TaskScheduler.Scheduled maintenance;
@@ -124,15 +124,21 @@ public final class ConnectionPool implements AutoCloseable {
      * @throws InterruptedIOException when interrupted while waiting
      * @throws IOException            when the dial made for this request failed, or the pool is closed
      */
-    public Lease acquire(Origin origin, boolean fresh, boolean checkIdle, long deadline, ClientTrace trace)
+    public Lease acquire(Route route, boolean fresh, boolean checkIdle, long deadline, ClientTrace trace)
             throws IOException {
         if (!fresh) {
-            Lease idle = takeIdle(origin, checkIdle);
+            Lease idle = takeIdle(route, checkIdle);
             if (idle != null) {
                 return idle;
             }
         }
-        return await(origin, fresh, null, deadline, trace);
+        return await(route, fresh, null, deadline, trace);
+    }
+
+    /** {@link #acquire(Route, boolean, boolean, long, ClientTrace)} of the direct route to {@code origin}. */
+    public Lease acquire(Origin origin, boolean fresh, boolean checkIdle, long deadline, ClientTrace trace)
+            throws IOException {
+        return acquire(Route.direct(origin), fresh, checkIdle, deadline, trace);
     }
 
     /**
@@ -145,12 +151,17 @@ public final class ConnectionPool implements AutoCloseable {
      * @param failed the lease the failed exchange ran on (released)
      * @see #acquire
      */
+    public Lease acquireRetry(Route route, Lease failed, long deadline, ClientTrace trace) throws IOException {
+        return await(route, true, failed, deadline, trace);
+    }
+
+    /** {@link #acquireRetry(Route, Lease, long, ClientTrace)} of the direct route to {@code origin}. */
     public Lease acquireRetry(Origin origin, Lease failed, long deadline, ClientTrace trace) throws IOException {
-        return await(origin, true, failed, deadline, trace);
+        return acquireRetry(Route.direct(origin), failed, deadline, trace);
     }
 
     /** The most recently idle healthy connection, or null. Stale ones found on the way are closed. */
-    private Lease takeIdle(Origin origin, boolean checkIdle) throws IOException {
+    private Lease takeIdle(Route route, boolean checkIdle) throws IOException {
         while (true) {
             PoolEntry candidate;
             long idleNanos;
@@ -159,7 +170,7 @@ public final class ConnectionPool implements AutoCloseable {
             lock.lock();
             try {
                 checkOpenLocked();
-                OriginPool pool = originLocked(origin);
+                OriginPool pool = originLocked(route);
                 long now = clock.getAsLong();
                 PoolEntry shared = pool.multiplexedWithRoom();
                 if (shared != null) {
@@ -270,14 +281,14 @@ public final class ConnectionPool implements AutoCloseable {
     }
 
     /** @param failed for a retry, the lease its request failed on, if known (it may take connections newer than it) */
-    private Lease await(Origin origin, boolean fresh, Lease failed, long deadline, ClientTrace trace)
+    private Lease await(Route route, boolean fresh, Lease failed, long deadline, ClientTrace trace)
             throws IOException {
         Waiter waiter;
         List<PoolEntry> toClose = new ArrayList<>(0);
         lock.lock();
         try {
             checkOpenLocked();
-            OriginPool pool = originLocked(origin);
+            OriginPool pool = originLocked(route);
             long now = clock.getAsLong();
             waiter = new Waiter(lock.newCondition(), fresh, failed != null ? failed.entry.serial + 1 : pool.opened + 1,
                     trace, deadline);
@@ -290,7 +301,7 @@ public final class ConnectionPool implements AutoCloseable {
                 }
             }
             HandOffDecision decision = null;
-            if (!fresh && policy.handOff() && !pool.knownMultiplexed && !dialer.multiplexedByConfiguration(origin)) {
+            if (!fresh && policy.handOff() && !pool.knownMultiplexed && !dialer.multiplexedByConfiguration(route)) {
                 decision = planLocked(pool, waiter, now);
             }
             if (!waiter.done && !waiter.covered() && !sharedDialsCoverLocked(pool)) {
@@ -322,7 +333,7 @@ public final class ConnectionPool implements AutoCloseable {
                     if (now >= deadline) {
                         abandonLocked(pool, waiter, toClose);
                         throw new HttpTimeoutException(HttpTimeoutException.Kind.CALL,
-                                "call timed out waiting for a connection to " + origin);
+                                "call timed out waiting for a connection to " + route);
                     }
                     if (deadline == Deadline.NONE) {
                         waiter.ready.await();
@@ -333,7 +344,7 @@ public final class ConnectionPool implements AutoCloseable {
             } catch (InterruptedException e) {
                 abandonLocked(pool, waiter, toClose);
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for a connection to " + origin);
+                throw new InterruptedIOException("interrupted while waiting for a connection to " + route);
             }
         } finally {
             lock.unlock();
@@ -544,7 +555,7 @@ public final class ConnectionPool implements AutoCloseable {
      */
     private boolean sharedDialsCoverLocked(OriginPool pool) {
         assert lock.isHeldByCurrentThread();
-        if (pool.dialing == 0 || !(pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.origin))) {
+        if (pool.dialing == 0 || !(pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.route))) {
             return false;
         }
         int relying = 0;
@@ -615,11 +626,11 @@ public final class ConnectionPool implements AutoCloseable {
         PooledConnection connection = null;
         IOException failure = null;
         try {
-            connection = dialer.dial(pool.origin, waiter.deadline, waiter.trace);
+            connection = dialer.dial(pool.route, waiter.deadline, waiter.trace);
         } catch (IOException e) {
             failure = e;
         } catch (RuntimeException e) {
-            failure = new IOException("dial to " + pool.origin + " failed", e);
+            failure = new IOException("dial to " + pool.route + " failed", e);
         }
         List<PoolEntry> toClose = new ArrayList<>(0);
         Hold hold = null;
@@ -741,7 +752,7 @@ public final class ConnectionPool implements AutoCloseable {
             if (!waiter.done) {
                 failLocked(pool, waiter, failure);
             }
-            if (pool.dialing == 0 && (pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.origin))) {
+            if (pool.dialing == 0 && (pool.knownMultiplexed || dialer.multiplexedByConfiguration(pool.route))) {
                 // The requests that waited for this dial instead of dialing get its failure, as Go's do: a
                 // burst against a dead origin fails together rather than one connect timeout after another.
                 for (Waiter other : new ArrayList<>(pool.waiters)) {
@@ -1113,11 +1124,11 @@ public final class ConnectionPool implements AutoCloseable {
         }
     }
 
-    private OriginPool originLocked(Origin origin) {
-        OriginPool pool = origins.get(origin); // not computeIfAbsent: its capturing lambda is an allocation per call
+    private OriginPool originLocked(Route route) {
+        OriginPool pool = origins.get(route); // not computeIfAbsent: its capturing lambda is an allocation per call
         if (pool == null) {
-            pool = new OriginPool(origin, idleTimeoutNanos);
-            origins.put(origin, pool);
+            pool = new OriginPool(route, idleTimeoutNanos);
+            origins.put(route, pool);
         }
         return pool;
     }
@@ -1127,8 +1138,10 @@ public final class ConnectionPool implements AutoCloseable {
         lock.lock();
         try {
             Map<Origin, StatsRecorder.Gauges> gauges = new HashMap<>();
-            origins.forEach((origin, pool) -> gauges.put(origin,
-                    new StatsRecorder.Gauges(pool.idle.size(), pool.leased, pool.draining.size())));
+            // Per origin: its direct route and its routes through proxies together.
+            origins.forEach((route, pool) -> gauges.merge(route.origin(),
+                    new StatsRecorder.Gauges(pool.idle.size(), pool.leased, pool.draining.size()),
+                    StatsRecorder.Gauges::plus));
             return gauges;
         } finally {
             lock.unlock();
@@ -1156,7 +1169,7 @@ public final class ConnectionPool implements AutoCloseable {
         lock.lock();
         try {
             StringBuilder text = new StringBuilder("ConnectionPool[");
-            origins.forEach((origin, pool) -> text.append(origin).append(": total=").append(pool.total)
+            origins.forEach((route, pool) -> text.append(route).append(": total=").append(pool.total)
                     .append(" idle=").append(pool.idle.size()).append(" leased=").append(pool.leased)
                     .append(" draining=").append(pool.draining.size()).append(" dialing=").append(pool.dialing)
                     .append(" waiting=").append(pool.waiters.size()).append("; "));
@@ -1175,7 +1188,7 @@ public final class ConnectionPool implements AutoCloseable {
     Counts counts(Origin origin) {
         lock.lock();
         try {
-            OriginPool pool = origins.get(origin);
+            OriginPool pool = origins.get(Route.direct(origin));
             return pool == null ? new Counts(0, 0, 0, 0, 0, 0) : new Counts(pool.total, pool.idle.size(), pool.leased,
                     pool.draining.size(), pool.dialing, pool.waiters.size());
         } finally {
@@ -1197,7 +1210,7 @@ public final class ConnectionPool implements AutoCloseable {
     public int connectionCount(Origin origin) {
         lock.lock();
         try {
-            OriginPool pool = origins.get(origin);
+            OriginPool pool = origins.get(Route.direct(origin));
             return pool == null ? 0 : pool.total;
         } finally {
             lock.unlock();
@@ -1208,7 +1221,7 @@ public final class ConnectionPool implements AutoCloseable {
     public List<PooledConnection> multiplexedConnections(Origin origin) {
         lock.lock();
         try {
-            OriginPool pool = origins.get(origin);
+            OriginPool pool = origins.get(Route.direct(origin));
             List<PooledConnection> connections = new ArrayList<>();
             if (pool != null) {
                 pool.multiplexed.forEach(entry -> connections.add(entry.connection));
@@ -1223,7 +1236,7 @@ public final class ConnectionPool implements AutoCloseable {
     public int waitingCount(Origin origin) {
         lock.lock();
         try {
-            OriginPool pool = origins.get(origin);
+            OriginPool pool = origins.get(Route.direct(origin));
             return pool == null ? 0 : pool.waiters.size();
         } finally {
             lock.unlock();
@@ -1234,7 +1247,7 @@ public final class ConnectionPool implements AutoCloseable {
     public CostModel costs(Origin origin) {
         lock.lock();
         try {
-            return originLocked(origin).costs;
+            return originLocked(Route.direct(origin)).costs;
         } finally {
             lock.unlock();
         }

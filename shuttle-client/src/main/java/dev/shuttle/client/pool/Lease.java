@@ -60,6 +60,11 @@ public final class Lease {
         return entry.connection;
     }
 
+    /** The route the connection serves: its origin, and the proxy it goes through. */
+    public Route route() {
+        return entry.origin.route;
+    }
+
     /** The connection carried an exchange before this one. */
     public boolean reused() {
         return reused;

@@ -5,8 +5,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The pool's state for one origin. Every mutable field is guarded by the pool's lock. */
+/** The pool's state for one route: an origin, direct or through a proxy. Every mutable field is guarded by the pool's lock. */
 final class OriginPool {
+    final Route route;
+    /** Of {@link #route}. */
     final Origin origin;
     final CostModel costs = new CostModel();
     final PeakConcurrency peak;
@@ -42,8 +44,9 @@ final class OriginPool {
      */
     static final int DEFAULT_EXPECTED_STREAMS = 100;
 
-    OriginPool(Origin origin, long idleTimeoutNanos) {
-        this.origin = origin;
+    OriginPool(Route route, long idleTimeoutNanos) {
+        this.route = route;
+        this.origin = route.origin();
         this.peak = new PeakConcurrency(idleTimeoutNanos);
     }
 
