@@ -46,7 +46,7 @@ final class ClientCore {
     ClientCore(ClientSettings settings) {
         this.settings = settings;
         RealDialer dialer = new RealDialer(settings, buffers, ClientWatcher.shared(),
-                ProxyChallenges.of(settings.proxyAuthenticator()));
+                ProxyChallenges.of(settings.proxyAuthenticator()), scheduler);
         this.routes = new ProxyRoutes(settings.proxySelector());
         this.pool = new ConnectionPool(settings.pool(), settings.drainPolicy(), dialer, settings.nanoClock(),
                 scheduler, stats);

@@ -172,6 +172,7 @@ public final class HttpClient implements AutoCloseable {
         private Authenticator authenticator;
         private Authenticator proxyAuthenticator;
         private ProxySelector proxySelector;
+        private Dns dns = Dns.SYSTEM;
         private final List<Interceptor> interceptors = new ArrayList<>();
         private final List<Interceptor> networkInterceptors = new ArrayList<>();
 
@@ -343,6 +344,18 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
+         * Resolves host names for new connections. Default {@link Dns#SYSTEM}, the JDK's resolver. Every address it
+         * returns is tried in order until one connects; when they are of both families, those of the first one's
+         * family are tried first and the others 300 ms later in parallel (RFC 8305, with Go's delay), the first
+         * connection winning, so a host whose IPv6 route is broken costs 300 ms, not a connect timeout. The address
+         * used is in the trace ({@code connectDone}) and in {@link ConnectionInfo#remoteAddress()}.
+         */
+        public Builder dns(Dns dns) {
+            this.dns = Objects.requireNonNull(dns, "dns");
+            return this;
+        }
+
+        /**
          * Answers proxies' 407 challenges, for plain http through a proxy and for CONNECT tunnels. Default none: a
          * proxy URL with user info ({@code http://user:pass@proxy:3128}) still sends its Basic credentials up front.
          */
@@ -460,7 +473,7 @@ public final class HttpClient implements AutoCloseable {
                     sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
                     expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
                     redirectPolicy, compression, cookieHandler, authenticator, proxyAuthenticator,
-                    proxySelector != null ? proxySelector : Proxies.fromEnvironment()));
+                    proxySelector != null ? proxySelector : Proxies.fromEnvironment(), dns));
         }
 
         /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */

@@ -7,7 +7,10 @@ import dev.shuttle.client.http1.Http1Connection;
 import dev.shuttle.client.http2.Http2Connection;
 import dev.shuttle.client.http2.Http2Options;
 import dev.shuttle.client.internal.ClientSettings;
+import dev.shuttle.client.dns.AddressLiterals;
+import dev.shuttle.client.dns.AddressRace;
 import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.TaskScheduler;
 import dev.shuttle.client.pool.Dialer;
 import dev.shuttle.client.pool.PooledConnection;
 import dev.shuttle.client.pool.Route;
@@ -28,14 +31,14 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Opens new connections along a route: resolves the host (the origin's, or the proxy's), tries its addresses in
- * order until one connects (each attempt bounded by the connect timeout and the caller's deadline), opens a CONNECT
+ * Opens new connections along a route: resolves the host (the origin's, or the proxy's) with the client's
+ * {@code Dns}, tries its addresses in order until one connects, the other family 300 ms behind ({@link AddressRace};
+ * each attempt bounded by the connect timeout and the caller's deadline), opens a CONNECT
  * tunnel through a proxy for {@code https} ({@link Tunnels}), runs the TLS handshake for {@code https} (SNI, hostname
  * verification, ALPN, session resumption through the context's cache), and wraps the result in the connection of the
  * negotiated protocol: HTTP/2 when ALPN picked {@code h2} (or, for {@code http} reached directly, with prior
@@ -54,9 +57,10 @@ public final class RealDialer implements Dialer {
     private final AtomicLong ids = new AtomicLong();
     private final Http2Options http2;
     private final Tunnels tunnels;
+    private final AddressRace race;
 
     public RealDialer(ClientSettings settings, BufferPool buffers, ReadinessWatcher watcher,
-                      TunnelAuthenticator tunnelAuthenticator) {
+                      TunnelAuthenticator tunnelAuthenticator, TaskScheduler scheduler) {
         this.settings = settings;
         this.buffers = buffers;
         this.limits = settings.http1Limits();
@@ -65,6 +69,7 @@ public final class RealDialer implements Dialer {
         this.http2 = Http2Options.of(settings.limits(), settings.http2PingInterval() == null ? 0
                 : settings.http2PingInterval().toMillis());
         this.tunnels = new Tunnels(this, settings, buffers, tunnelAuthenticator);
+        this.race = new AddressRace(RealDialer::tcp, scheduler, RealDialer::explain);
     }
 
     /** Prior knowledge: every http origin reached directly speaks HTTP/2, so even a first burst shares one dial. */
@@ -121,30 +126,26 @@ public final class RealDialer implements Dialer {
     /** A TCP connection to {@code host}:{@code port}, on behalf of {@code origin} (the trace's). */
     SocketChannel connect(Origin origin, String host, int port, long deadline, ClientTrace trace) throws IOException {
         List<InetAddress> addresses = resolve(host, trace);
-        IOException last = null;
-        for (InetAddress address : addresses) {
-            InetSocketAddress target = new InetSocketAddress(address, port);
-            trace.connectStart(origin, target);
-            SocketChannel channel = SocketChannel.open();
-            try {
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                channel.socket().connect(target, connectMillis(deadline));
-                trace.connectDone(origin, target, null);
-                return channel;
-            } catch (IOException e) {
-                channel.close();
-                IOException failure = e instanceof SocketTimeoutException
-                        ? new HttpTimeoutException(HttpTimeoutException.Kind.CONNECT,
-                        "connect to " + target + " timed out")
-                        : ConnectFailures.naming(target, e);
-                trace.connectDone(origin, target, failure);
-                last = failure;
-                if (clock.getAsLong() >= deadline) {
-                    break;
-                }
-            }
+        return race.connect(origin, addresses, port, () -> connectMillis(deadline), trace);
+    }
+
+    /** One TCP connect, as {@link AddressRace} makes them: Nagle off, since requests are written whole. */
+    private static SocketChannel tcp(InetSocketAddress address, int timeoutMillis) throws IOException {
+        SocketChannel channel = SocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.socket().connect(address, timeoutMillis);
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
-        throw last;
+    }
+
+    private static IOException explain(InetSocketAddress address, IOException e) {
+        return e instanceof SocketTimeoutException
+                ? new HttpTimeoutException(HttpTimeoutException.Kind.CONNECT, "connect to " + address + " timed out")
+                : ConnectFailures.naming(address, e);
     }
 
     /** @param early bytes already read from the channel that are the server's (past a tunnel's answer), or null */
@@ -176,10 +177,15 @@ public final class RealDialer implements Dialer {
         }
     }
 
-    private static List<InetAddress> resolve(String host, ClientTrace trace) throws UnknownHostException {
+    /** The host's addresses: a literal as it is, a name from the client's {@link Dns}. */
+    private List<InetAddress> resolve(String host, ClientTrace trace) throws UnknownHostException {
         trace.dnsStart(host);
         try {
-            List<InetAddress> addresses = Arrays.asList(InetAddress.getAllByName(host));
+            List<InetAddress> addresses = AddressLiterals.isLiteral(host)
+                    ? List.of(InetAddress.getByName(host)) : settings.dns().lookup(host);
+            if (addresses == null || addresses.isEmpty()) {
+                throw new UnknownHostException(host + ": the resolver returned no address");
+            }
             trace.dnsDone(host, addresses, null);
             return addresses;
         } catch (UnknownHostException e) {

@@ -2,6 +2,7 @@ package dev.shuttle.client.internal;
 
 import dev.shuttle.client.Authenticator;
 import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.Dns;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.Interceptor;
 import dev.shuttle.client.PoolConfig;
@@ -29,6 +30,7 @@ import javax.net.ssl.SSLContext;
  * @param authenticator       answers 401s; null: none
  * @param proxyAuthenticator  answers proxies' 407s; null: none
  * @param proxySelector       chooses each request's proxy (never null: {@code Proxies.none()} for none)
+ * @param dns                 resolves host names for new connections
  * @param compression         ask for gzip and deflate and decode them transparently
  * @param interceptors        application interceptors, in order (immutable)
  * @param networkInterceptors network interceptors, in order (immutable)
@@ -45,7 +47,7 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
                              List<Interceptor> interceptors, List<Interceptor> networkInterceptors,
                              RedirectPolicy redirectPolicy, boolean compression, CookieHandler cookieHandler,
                              Authenticator authenticator, Authenticator proxyAuthenticator,
-                             ProxySelector proxySelector) {
+                             ProxySelector proxySelector, Dns dns) {
 
     /** The HTTP/1 codec's view of the response limits: status lines of 8 KiB, chunk lines of 4 KiB as servers use. */
     public Http1Limits http1Limits() {
