@@ -469,9 +469,9 @@ public final class HttpClient implements AutoCloseable {
                 throw new IllegalStateException("http2PriorKnowledge needs keepAlive(true)");
             }
             return new HttpClient(new ClientSettings(connectTimeout, responseHeaderTimeout, readTimeout, writeTimeout,
-                    callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits, userAgent, nanoClock,
-                    sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge, http2PingInterval,
-                    expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
+                    callTimeout, tlsHandshakeTimeout, pool, drainPolicy, keepAlive, trace, traceFactory, limits,
+                    userAgent, nanoClock, sslContext, hostnameVerification, http2 && keepAlive, http2PriorKnowledge,
+                    http2PingInterval, expectContinueTimeout, List.copyOf(interceptors), List.copyOf(networkInterceptors),
                     redirectPolicy, compression, cookieHandler, authenticator, proxyAuthenticator,
                     proxySelector != null ? proxySelector : Proxies.fromEnvironment(), dns));
         }

@@ -113,7 +113,7 @@ public final class Request {
         return readTimeout;
     }
 
-    /** Whether the request asks for {@code 100 Continue} before sending its body (see {@link Builder#expectContinue}). */
+    /** Whether the request waits for {@code 100 Continue} before sending its body ({@link Builder#expectContinue}). */
     public boolean expectContinue() {
         return expectContinue;
     }

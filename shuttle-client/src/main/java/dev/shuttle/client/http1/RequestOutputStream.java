@@ -87,7 +87,7 @@ final class RequestOutputStream extends OutputStream {
         }
     }
 
-    /** Whether a write to the socket failed: the server may have answered and closed, so its answer is worth reading. */
+    /** Whether a socket write failed: the server may have answered and closed, so its answer is worth reading. */
     boolean socketFailed() {
         return socketFailed;
     }

@@ -64,7 +64,7 @@ public record ClientSettings(Duration connectTimeout, Duration responseHeaderTim
         return own.isZero() ? null : own;
     }
 
-    /** The whole-call timeout of {@code request}: its own when set ({@code NO_TIMEOUT}: none, null), else the client's. */
+    /** The call timeout of {@code request}: its own when set ({@code NO_TIMEOUT}: none, null), else the client's. */
     public Duration callTimeout(Request request) {
         Duration own = request.timeout();
         if (own == null) {
