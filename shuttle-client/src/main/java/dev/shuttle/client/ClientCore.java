@@ -64,6 +64,11 @@ final class ClientCore {
     /** A call for {@link #sendAsync}: {@code send}, with or without reading the body. */
     interface AsyncCall<T> {
         T call() throws IOException;
+
+        /** The future was cancelled: stop the call running on {@code thread}. Default: interrupt it. */
+        default void cancel(Thread thread) {
+            thread.interrupt();
+        }
     }
 
     /**
@@ -85,7 +90,7 @@ final class ClientCore {
         });
         future.whenComplete((response, error) -> {
             if (future.isCancelled()) {
-                thread.interrupt();
+                call.cancel(thread);
             }
         });
         thread.start();

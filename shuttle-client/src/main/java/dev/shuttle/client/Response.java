@@ -154,6 +154,11 @@ public final class Response implements AutoCloseable {
         return body.declaredLength() == 0 || (body.isComplete() && body.remainingLength() == 0);
     }
 
+    /** Cancels the call from another thread: the body closes toward the drain policy, reads fail with {@code reason}. */
+    void cancel(IOException reason) {
+        body.cancel(reason);
+    }
+
     /** The call's hook for this body's settling, or null. */
     Runnable settle() {
         return settle;

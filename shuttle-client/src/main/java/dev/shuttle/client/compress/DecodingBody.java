@@ -193,6 +193,13 @@ public final class DecodingBody implements BodySource {
         }
     }
 
+    /** The compressed body takes the cancellation: its reads fail with {@code reason}, and so do these. */
+    @Override
+    public void cancel(IOException reason) {
+        raw.cancel(reason);
+        close();
+    }
+
     @Override
     public boolean isComplete() {
         return ended && raw.isComplete();

@@ -19,6 +19,14 @@ public interface BodySource {
 
     void close();
 
+    /**
+     * Cancels the call (its timeout, a cancelled future): closes as {@link #close()} does, from any thread, and later
+     * reads fail with {@code reason}. Default: just close.
+     */
+    default void cancel(IOException reason) {
+        close();
+    }
+
     /** The body was read to its end. */
     boolean isComplete();
 

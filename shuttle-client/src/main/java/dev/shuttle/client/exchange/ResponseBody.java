@@ -91,6 +91,11 @@ public final class ResponseBody extends InputStream {
         return body.declaredLength();
     }
 
+    /** Cancels the call from any thread: see {@link BodySource#cancel}. Never blocks. */
+    public void cancel(IOException reason) {
+        body.cancel(reason);
+    }
+
     /** Never blocks; see {@link BodySource}. */
     @Override
     public void close() {

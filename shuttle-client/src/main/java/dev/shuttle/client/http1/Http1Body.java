@@ -86,6 +86,11 @@ final class Http1Body implements DrainTarget, BodySource {
     private volatile boolean closeRequested;
     /** Set first thing by close(): the leak guard, which close() also runs, must then stay silent. */
     private volatile boolean closeCalled;
+    /**
+     * Why the call was cancelled (its timeout, a cancelled future, an interrupt), set before the close it causes;
+     * reads then fail with it rather than with "closed". Null when the body was just closed.
+     */
+    private volatile IOException cancelReason;
     /** Guarded by ioLock. */
     private long bytesRead;
     /** Guarded by ioLock: the failure of a read, rethrown by later reads. */
@@ -129,6 +134,9 @@ final class Http1Body implements DrainTarget, BodySource {
             }
             if (state == State.FAILED) {
                 throw failure;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw interruptedLocked(); // before the socket, which an interrupted read would close
             }
             int n;
             try {
@@ -191,8 +199,50 @@ final class Http1Body implements DrainTarget, BodySource {
 
     private void checkReadable() throws IOException {
         if (closeRequested || state == State.CLOSED) {
-            throw new IOException("response body closed");
+            IOException reason = cancelReason;
+            throw reason != null ? again(reason, null) : new IOException("response body closed");
         }
+    }
+
+    /**
+     * The calling thread was interrupted between reads: the call is cancelled, but the connection is not lost with
+     * it, as a read would lose it (an interrupted channel closes). The body is closed as the caller would close it,
+     * so what is left goes to the drain policy (on a background thread: the interrupted one must not read).
+     */
+    private IOException interruptedLocked() {
+        assert ioLock.isHeldByCurrentThread();
+        InterruptedIOException interrupted = new InterruptedIOException("interrupted while reading the response body ("
+                + bytesRead + " bytes read); the rest goes to the drain policy");
+        cancelReason = interrupted;
+        closeCalled = true;
+        closeLocked();
+        return interrupted;
+    }
+
+    /**
+     * Cancels the call from another thread (its timeout, a cancelled future): the body closes as by {@link #close()},
+     * keeping the connection when the drain policy can, and reads fail with {@code reason}.
+     */
+    @Override
+    public void cancel(IOException reason) {
+        if (cancelReason == null) {
+            cancelReason = reason;
+        }
+        close();
+    }
+
+    /** A fresh exception like {@code reason} (its type and message), caused by {@code cause}. */
+    private static IOException again(IOException reason, IOException cause) {
+        IOException copy;
+        if (reason instanceof HttpTimeoutException timeout) {
+            copy = new HttpTimeoutException(timeout.kind(), timeout.getMessage());
+        } else if (reason instanceof InterruptedIOException) {
+            copy = new InterruptedIOException(reason.getMessage());
+        } else {
+            copy = new IOException(reason.getMessage());
+        }
+        copy.initCause(cause != null ? cause : reason);
+        return copy;
     }
 
     private void endLocked() {
@@ -206,7 +256,9 @@ final class Http1Body implements DrainTarget, BodySource {
     private IOException failLocked(IOException e) {
         IOException cause = connection.abortReason();
         IOException reported = e;
-        if (e instanceof ClosedByInterruptException
+        if (cancelReason != null) {
+            reported = again(cancelReason, e); // the cancellation, not the socket it closed
+        } else if (e instanceof ClosedByInterruptException
                 || (Thread.currentThread().isInterrupted() && !(e instanceof InterruptedIOException))) {
             // The same exception as an interrupted send(): the channel reports an interrupt as a bare
             // ClosedByInterruptException with no message, which callers would not recognise as one.
@@ -261,7 +313,9 @@ final class Http1Body implements DrainTarget, BodySource {
         }
         if (!locked) {
             // Through the lease: a no-op if the read has just ended and released the connection.
-            lease.abort(new IOException("response body closed while another thread was blocked reading it"));
+            IOException reason = cancelReason;
+            lease.abort(reason != null ? reason
+                    : new IOException("response body closed while another thread was blocked reading it"));
             ioLock.lock();
         }
         try {

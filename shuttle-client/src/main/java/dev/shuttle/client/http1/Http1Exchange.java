@@ -61,6 +61,8 @@ final class Http1Exchange implements ExchangeCodec {
     private ResponseHead head;
     /** The body on its way on a thread of its own, or null when this thread wrote the whole request. */
     private Upload upload;
+    /** The body, once it took the lease; written by the calling thread, read by the call timer. */
+    private volatile Http1Body body;
     /** A write here failed after the server had answered: the request never went out whole. Calling thread. */
     private boolean requestIncomplete;
 
@@ -376,6 +378,7 @@ final class Http1Exchange implements ExchangeCodec {
                 && !(framing instanceof BodyFraming.CloseDelimited);
         Http1Body body = new Http1Body(lease, connection, decoder, reusable && !requestIncomplete, upload,
                 context.drainer(), settings.drainPolicy().maxTime(), trace, context.stats(), onSettled);
+        this.body = body;
         return new ResponseBody(body);
     }
 
@@ -387,9 +390,18 @@ final class Http1Exchange implements ExchangeCodec {
         }
     }
 
+    /**
+     * Before the body took the connection, closes it; after, cancels the body, which keeps the connection when the
+     * drain policy can (a call timeout mid-body costs the call, not the connection).
+     */
     @Override
     public void abort(IOException reason) {
-        lease.abort(reason);
+        Http1Body taken = body;
+        if (taken != null) {
+            taken.cancel(reason);
+        } else {
+            lease.abort(reason);
+        }
     }
 
     @Override
