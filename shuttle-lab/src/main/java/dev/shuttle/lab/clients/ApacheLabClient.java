@@ -9,6 +9,7 @@ import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -17,6 +18,7 @@ import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
@@ -52,7 +54,11 @@ final class ApacheLabClient implements LabClient {
                     : new DefaultClientTlsStrategy(options.trust().newContext(), HostnameVerificationPolicy.CLIENT,
                             NoopHostnameVerifier.INSTANCE));
         }
-        this.client = HttpClients.custom()
+        HttpClientBuilder builder = HttpClients.custom();
+        if (options.proxy() != null) {
+            builder.setProxy(new HttpHost("http", options.proxy().getHostString(), options.proxy().getPort()));
+        }
+        this.client = builder
                 .setConnectionManager(manager.build())
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setResponseTimeout(Timeout.of(options.requestTimeout()))
@@ -67,9 +73,15 @@ final class ApacheLabClient implements LabClient {
 
     @Override
     public CallResult call(URI uri, BodyUse use) throws IOException {
-        return client.execute(new HttpGet(uri), response -> {
+        HttpGet get = new HttpGet(uri);
+        return client.execute(get, response -> {
             HttpEntity entity = response.getEntity();
             long read = 0;
+            if (use == BodyUse.CANCEL_MID_BODY && entity != null) {
+                read = BodyConsumer.consume(entity.getContent(), use);
+                get.cancel(); // the classic client's way: the request is a Cancellable
+                return new CallResult(response.getCode(), read);
+            }
             if (use != BodyUse.CLOSE_UNREAD && entity != null) {
                 try (InputStream body = entity.getContent()) {
                     read = BodyConsumer.consume(body, use);

@@ -18,6 +18,9 @@ public final class BodyConsumer {
             .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
             .build();
 
+    /** Body bytes read before a {@link BodyUse#CANCEL_MID_BODY} call is cancelled. */
+    public static final int CANCEL_AFTER_BYTES = 1024;
+
     private BodyConsumer() {
     }
 
@@ -27,6 +30,7 @@ public final class BodyConsumer {
             case CLOSE_UNREAD -> 0;
             case READ_TO_EOF -> body.transferTo(OutputStream.nullOutputStream());
             case JSON_DECODE -> decodeOneJsonValue(body);
+            case CANCEL_MID_BODY -> body.readNBytes(CANCEL_AFTER_BYTES).length; // the caller then cancels
         };
     }
 

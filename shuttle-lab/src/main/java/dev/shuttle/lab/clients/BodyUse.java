@@ -10,5 +10,10 @@ public enum BodyUse {
      * Decode one JSON value with Jackson's streaming parser (which stops after the closing '}', as Go's
      * json.Decoder does), then close the body without asking for more.
      */
-    JSON_DECODE
+    JSON_DECODE,
+    /**
+     * Read the first {@link BodyConsumer#CANCEL_AFTER_BYTES} bytes, then cancel the call the client's way (a cancelled
+     * future, {@code Call.cancel()}, {@code abort}), while the rest is on its way.
+     */
+    CANCEL_MID_BODY
 }

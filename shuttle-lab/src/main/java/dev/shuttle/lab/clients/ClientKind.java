@@ -44,6 +44,18 @@ public enum ClientKind {
         return this == SHUTTLE || this == SHUTTLE_BOUNDED || this == SHUTTLE_NONE || this == SHUTTLE_H2;
     }
 
+    /**
+     * Whether the client does {@code feature} by itself: the JDK client decodes no gzip; shuttle-h2 speaks h2c by
+     * prior knowledge, which no HTTP proxy carries (through one it would be shuttle on HTTP/1.1).
+     */
+    public boolean supports(Feature feature) {
+        return switch (feature) {
+            case GZIP -> this != JDK;
+            case PROXY -> this != SHUTTLE_H2;
+            case REDIRECTS, CANCEL -> true;
+        };
+    }
+
     /** Speaks HTTP/2 to the fixture (all other clients speak HTTP/1.1 there, over TLS too). */
     public boolean isHttp2() {
         return this == SHUTTLE_H2;

@@ -1,6 +1,7 @@
 package dev.shuttle.lab.clients;
 
 import dev.shuttle.lab.tls.ClientTrust;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,9 +16,12 @@ import java.util.Objects;
  * @param trust            for https: whom every client trusts, each client with a TLS context (and so a session
  *                         cache) of its own, and HTTP/1.1 only (but {@code shuttle-h2}); default null: each
  *                         client's own TLS defaults, for plain-http runs that never dial TLS
+ * @param followRedirects  follow redirects: the one client that does not by default (the JDK's) is told to
+ *                         ({@code NORMAL}); the others follow anyway; default false
+ * @param proxy            an HTTP proxy every request goes through; default null: direct
  */
 public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout,
-                            ClientTrust trust) {
+                            ClientTrust trust, boolean followRedirects, InetSocketAddress proxy) {
 
     public ClientOptions {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -38,6 +42,8 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration requestTimeout = Duration.ofSeconds(30);
         private ClientTrust trust;
+        private boolean followRedirects;
+        private InetSocketAddress proxy;
 
         public Builder goIdleDefaults(boolean value) {
             this.goIdleDefaults = value;
@@ -59,8 +65,18 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
             return this;
         }
 
+        public Builder followRedirects(boolean value) {
+            this.followRedirects = value;
+            return this;
+        }
+
+        public Builder proxy(InetSocketAddress value) {
+            this.proxy = value;
+            return this;
+        }
+
         public ClientOptions build() {
-            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust);
+            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust, followRedirects, proxy);
         }
     }
 }

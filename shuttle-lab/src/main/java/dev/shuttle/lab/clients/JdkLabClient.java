@@ -10,9 +10,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * {@code java.net.http.HttpClient}, HTTP/1.1 forced (over https as well). The body is taken as an {@link InputStream} and closed, which
- * the {@code BodyHandlers.ofInputStream} documentation gives as the way to release a body the caller does not read.
- * The client has no connection hook, so {@link #connectionsOpened()} stays unknown.
+ * {@code java.net.http.HttpClient}, HTTP/1.1 forced (over https as well). The body is taken as an {@link InputStream}
+ * and closed, which the {@code BodyHandlers.ofInputStream} documentation gives as the way to release a body the caller
+ * does not read; it is also the only way to cancel a call whose body is being read (its future is done by then). It
+ * decodes no gzip. The client has no connection hook, so {@link #connectionsOpened()} stays unknown.
  */
 final class JdkLabClient implements LabClient {
     private final HttpClient client;
@@ -22,6 +23,12 @@ final class JdkLabClient implements LabClient {
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1) // over TLS too: ALPN then offers http/1.1 alone
                 .connectTimeout(options.connectTimeout());
+        if (options.followRedirects()) {
+            builder.followRedirects(HttpClient.Redirect.NORMAL); // the JDK client follows none by default
+        }
+        if (options.proxy() != null) {
+            builder.proxy(java.net.ProxySelector.of(options.proxy()));
+        }
         if (options.trust() != null) {
             // Host names are checked by the trust manager (endpoint identification), so --insecure's trust-all
             // manager turns that off as well; the JDK client has no other switch short of a system property.

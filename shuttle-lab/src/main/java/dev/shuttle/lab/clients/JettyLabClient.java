@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.HttpProxy;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
@@ -40,6 +42,10 @@ final class JettyLabClient implements LabClient {
         // HTTP/1.1 only, over TLS too (this transport offers no ALPN); what new HttpClient() would pick, spelled out.
         this.client = new HttpClient(new HttpClientTransportOverHTTP(connector));
         client.setConnectTimeout(options.connectTimeout().toMillis());
+        if (options.proxy() != null) {
+            client.getProxyConfiguration().addProxy(
+                    new HttpProxy(options.proxy().getHostString(), options.proxy().getPort()));
+        }
         // Jetty hands every Connection.Listener bean of the client to each new connection.
         client.addBean(new Connection.Listener() {
             @Override
@@ -65,7 +71,9 @@ final class JettyLabClient implements LabClient {
     @Override
     public CallResult call(URI uri, BodyUse use) throws IOException {
         InputStreamResponseListener listener = new InputStreamResponseListener();
-        client.newRequest(uri).timeout(requestTimeoutMillis, TimeUnit.MILLISECONDS).send(listener);
+        org.eclipse.jetty.client.Request request = client.newRequest(uri)
+                .timeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        request.send(listener);
         Response response;
         try {
             response = listener.get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
@@ -79,7 +87,11 @@ final class JettyLabClient implements LabClient {
             throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
         }
         try (InputStream body = listener.getInputStream()) {
-            return new CallResult(response.getStatus(), BodyConsumer.consume(body, use));
+            long read = BodyConsumer.consume(body, use);
+            if (use == BodyUse.CANCEL_MID_BODY) {
+                request.abort(new CancellationException("cancelled mid-body")); // Jetty's way
+            }
+            return new CallResult(response.getStatus(), read);
         }
     }
 

@@ -31,6 +31,9 @@ final class OkHttpLabClient implements LabClient {
                 builder.hostnameVerifier((host, session) -> true); // OkHttp checks names after the handshake
             }
         }
+        if (options.proxy() != null) {
+            builder.proxy(new Proxy(Proxy.Type.HTTP, options.proxy()));
+        }
         this.client = builder
                 .protocols(List.of(Protocol.HTTP_1_1)) // over TLS: ALPN offers http/1.1 alone
                 .connectTimeout(options.connectTimeout())
@@ -53,11 +56,15 @@ final class OkHttpLabClient implements LabClient {
     @Override
     public CallResult call(URI uri, BodyUse use) throws IOException {
         Request request = new Request.Builder().url(uri.toString()).get().build();
-        try (Response response = client.newCall(request).execute()) {
+        Call call = client.newCall(request);
+        try (Response response = call.execute()) {
             long read = 0;
             if (use != BodyUse.CLOSE_UNREAD) {
                 InputStream body = response.body().byteStream();
                 read = BodyConsumer.consume(body, use);
+            }
+            if (use == BodyUse.CANCEL_MID_BODY) {
+                call.cancel(); // OkHttp's way: from any thread, at any point of the call
             }
             return new CallResult(response.code(), read);
         }

@@ -2,19 +2,26 @@ package dev.shuttle.lab.clients;
 
 import dev.shuttle.client.ClientStats;
 import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.CompletedResponse;
 import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.DrainPolicy;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.PoolConfig;
+import dev.shuttle.client.Proxies;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
 import dev.shuttle.transport.tls.TlsInfo;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -58,6 +65,7 @@ public final class ShuttleLabClient implements LabClient {
 
     private final ClientKind kind;
     private final HttpClient client;
+    private final long requestTimeoutMillis;
     private final ReentrantLock bodiesLock = new ReentrantLock();
     private final Condition bodyClosed = bodiesLock.newCondition();
     private long responses; // guarded by bodiesLock: responses handed to the caller
@@ -68,6 +76,7 @@ public final class ShuttleLabClient implements LabClient {
 
     private ShuttleLabClient(ClientKind kind, Policy policy, boolean http2, ClientOptions options) {
         this.kind = kind;
+        this.requestTimeoutMillis = options.requestTimeout().toMillis();
         PoolConfig pool = options.goIdleDefaults()
                 ? PoolConfig.builder().maxIdlePerHost(GO_MAX_IDLE_PER_HOST).build()
                 : PoolConfig.defaults();
@@ -79,6 +88,9 @@ public final class ShuttleLabClient implements LabClient {
         // HTTP/1.1 kinds offer only http/1.1 in ALPN, as every other lab client does; the h2 kind speaks HTTP/2 to
         // http origins from the first byte and offers h2 (then http/1.1) over TLS.
         builder.http2(http2).http2PriorKnowledge(http2);
+        if (options.proxy() != null) {
+            builder.proxy(Proxies.of("http://" + options.proxy().getHostString() + ":" + options.proxy().getPort()));
+        }
         this.client = builder
                 .drainPolicy(policy.drainPolicy)
                 .pool(pool)
@@ -126,14 +138,49 @@ public final class ShuttleLabClient implements LabClient {
 
     @Override
     public CallResult call(URI uri, BodyUse use) throws IOException {
+        if (use == BodyUse.CANCEL_MID_BODY) {
+            return callAndCancel(uri);
+        }
         try (Response response = client.send(Request.get(uri))) {
-            bodiesLock.lock();
-            try {
-                responses++;
-            } finally {
-                bodiesLock.unlock();
-            }
+            counted();
             return new CallResult(response.status(), BodyConsumer.consume(response.body(), use));
+        }
+    }
+
+    /**
+     * Shuttle's way to cancel mid-body: {@code sendAsync} with a handler that reads on, its future cancelled once the
+     * first bytes are in. The client then cancels the body rather than interrupting the reading thread.
+     */
+    private CallResult callAndCancel(URI uri) throws IOException {
+        CompletableFuture<CallResult> partRead = new CompletableFuture<>();
+        CompletableFuture<CompletedResponse<Long>> call = client.sendAsync(Request.get(uri), response -> {
+            counted();
+            long read = BodyConsumer.consume(response.body(), BodyUse.CANCEL_MID_BODY);
+            partRead.complete(new CallResult(response.status(), read));
+            return read + response.body().transferTo(OutputStream.nullOutputStream()); // until the cancel stops it
+        });
+        try {
+            CompletableFuture.anyOf(partRead, call).get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while calling " + uri);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw new IOException("no body from " + uri + " within " + requestTimeoutMillis + " ms");
+        }
+        call.cancel(true);
+        return partRead.getNow(new CallResult(200, 0));
+    }
+
+    private void counted() {
+        bodiesLock.lock();
+        try {
+            responses++;
+        } finally {
+            bodiesLock.unlock();
         }
     }
 

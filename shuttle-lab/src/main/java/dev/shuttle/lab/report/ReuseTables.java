@@ -159,9 +159,35 @@ public final class ReuseTables {
             out.append("TLS handshakes are counted at the fixture when they complete (the server's onTlsHandshake); "
                     + "a connection closed before its handshake ended\n  counts as a new connection only.\n");
         }
+        out.append(featureNotes(result));
         long errors = result.summaries().stream().mapToLong(CellSummary::errors).sum();
         if (errors > 0) {
             out.append("!N: N calls failed in that cell (see --json for the first error).\n");
+        }
+        return out.toString();
+    }
+
+    /** What the feature cases' rows mean, for those selected. */
+    static String featureNotes(ReuseResult result) {
+        StringBuilder out = new StringBuilder();
+        List<ReuseCase> cases = result.settings().cases();
+        if (cases.stream().anyMatch(c -> c.feature() != null)) {
+            out.append("Feature cases (each client with what it does by default, the JDK told to follow "
+                    + "redirects): an empty cell is a client without the feature\n  (jdk decodes no gzip; "
+                    + "shuttle-h2 speaks h2c by prior knowledge, which no proxy carries).\n");
+        }
+        if (cases.contains(ReuseCase.REDIRECT_CHAIN)) {
+            out.append("redirect-5: connections per 100 calls of 6 requests each; jdk allows 5 attempts in all "
+                    + "(jdk.httpclient.redirects.retrylimit), so it returns the fifth 302 (!N).\n");
+        }
+        if (cases.contains(ReuseCase.PROXIED)) {
+            out.append("proxied-2k: through squid, counted at a relay in front of it (the fixture sees squid's "
+                    + "connections); empty when squid is not installed.\n");
+        }
+        if (cases.contains(ReuseCase.CANCEL_MID_BODY)) {
+            out.append("cancel-mid-body: each client cancels its way after 1 KiB, the rest 20 ms away: shuttle a "
+                    + "cancelled sendAsync future, okhttp Call.cancel(),\n  apache HttpGet.cancel(), jetty "
+                    + "Request.abort(), jdk closing the stream (its only way once the body streams).\n");
         }
         return out.toString();
     }

@@ -1,6 +1,8 @@
 package dev.shuttle.lab.reuse;
 
 import dev.shuttle.lab.clients.BodyUse;
+import dev.shuttle.lab.clients.ClientKind;
+import dev.shuttle.lab.clients.Feature;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -38,20 +40,45 @@ public enum ReuseCase {
     JSON_LATE_END("json-late-end", "JSON chunked, end marker 5 ms late", "/json-late-end?ms=5",
             BodyUse.JSON_DECODE, false),
     THROTTLED("throttle", "200 KB at 10 Mbit/s", "/throttle?n=200000&bps=10000000", BodyUse.CLOSE_UNREAD, true),
-    READ_TO_EOF("eof-control", "2 KiB read to EOF (control)", "/bytes?n=2048", BodyUse.READ_TO_EOF, false);
+    READ_TO_EOF("eof-control", "2 KiB read to EOF (control)", "/bytes?n=2048", BodyUse.READ_TO_EOF, false),
+    // What a real user hits: each an everyday feature, and a place where connections get wasted.
+    REDIRECT_CHAIN("redirect-5", "5 redirects, 2 KiB bodies, then 2 KiB", "/redirect?hops=5&n=2048",
+            BodyUse.CLOSE_UNREAD, false, Feature.REDIRECTS),
+    GZIP_UNREAD("gzip-256k", "gzip, 256 KiB text, closed unread", "/gzip?n=262144", BodyUse.CLOSE_UNREAD, false,
+            Feature.GZIP),
+    PROXIED("proxied-2k", "2 KiB through squid", "/bytes?n=2048", BodyUse.CLOSE_UNREAD, false, Feature.PROXY),
+    CANCEL_MID_BODY("cancel-mid-body", "64 KiB, call cancelled after 1 KiB", "/midway?n=65536&ms=20",
+            BodyUse.CANCEL_MID_BODY, false, Feature.CANCEL);
 
     private final String id;
     private final String label;
     private final String pathAndQuery;
     private final BodyUse bodyUse;
     private final boolean slow;
+    /** What the case needs from a client beyond plain GETs; null: nothing. */
+    private final Feature feature;
 
     ReuseCase(String id, String label, String pathAndQuery, BodyUse bodyUse, boolean slow) {
+        this(id, label, pathAndQuery, bodyUse, slow, null);
+    }
+
+    ReuseCase(String id, String label, String pathAndQuery, BodyUse bodyUse, boolean slow, Feature feature) {
         this.id = id;
         this.label = label;
         this.pathAndQuery = pathAndQuery;
         this.bodyUse = bodyUse;
         this.slow = slow;
+        this.feature = feature;
+    }
+
+    /** What the case needs from a client beyond plain GETs, or null. */
+    public Feature feature() {
+        return feature;
+    }
+
+    /** Whether {@code client} takes part in this case: it has the feature the case needs. */
+    public boolean appliesTo(ClientKind client) {
+        return feature == null || client.supports(feature);
     }
 
     public String id() {

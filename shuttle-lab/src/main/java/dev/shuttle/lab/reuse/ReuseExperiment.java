@@ -6,6 +6,7 @@ import dev.shuttle.lab.clients.CallWatchdog;
 import dev.shuttle.lab.clients.CallResult;
 import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.clients.ClientOptions;
+import dev.shuttle.lab.clients.Feature;
 import dev.shuttle.lab.clients.LabClient;
 import dev.shuttle.lab.fixture.FixtureServer;
 import dev.shuttle.lab.fixture.LabTarget;
@@ -52,10 +53,18 @@ public final class ReuseExperiment implements AutoCloseable {
         List<CellMeasurement> measurements = new ArrayList<>();
         progress.begin("lab reuse", settings.totalRequests());
         try (LabTarget target = LabTarget.start(settings.dialDelay(), settings.tls())) {
+            boolean proxy = settings.cases().stream().anyMatch(c -> c.feature() == Feature.PROXY)
+                    && target.startProxy();
             warmUp(target);
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (ReuseCase reuseCase : settings.cases()) {
+                    if (reuseCase.feature() == Feature.PROXY && !proxy) {
+                        continue; // squid is not installed: the row stays empty, the report says why
+                    }
                     for (ClientKind client : orderFor(settings.clients(), round)) {
+                        if (!reuseCase.appliesTo(client)) {
+                            continue;
+                        }
                         progress.phase(client.cliName() + " × " + reuseCase.id() + ", round " + round + "/"
                                 + settings.rounds());
                         measurements.add(measureCell(target, client, reuseCase, round));
@@ -124,7 +133,9 @@ public final class ReuseExperiment implements AutoCloseable {
         int requests = settings.requestsFor(reuseCase);
         URI uri = target.uri(reuseCase.pathAndQuery());
         Histogram latencies = new Histogram(HISTOGRAM_MAX_NANOS, 3);
-        long connectionsBefore = fixture.connectionsAccepted();
+        // Through the proxy the fixture sees squid's connections: the clients' are counted in front of squid.
+        boolean proxied = reuseCase.feature() == Feature.PROXY;
+        long connectionsBefore = proxied ? target.proxyConnections() : fixture.connectionsAccepted();
         long bytesBefore = fixture.bytesWritten();
         long handshakesBefore = fixture.tlsHandshakes();
         long resumedBefore = fixture.tlsResumed();
@@ -134,7 +145,7 @@ public final class ReuseExperiment implements AutoCloseable {
         long wall;
         // The previous cell's garbage (peer clients allocate whole bodies) is collected here, not inside this cell.
         System.gc();
-        try (LabClient client = kind.create(clientOptions(target))) {
+        try (LabClient client = kind.create(clientOptions(target, reuseCase))) {
             long cellStart = System.nanoTime();
             for (int i = 0; i < requests; i++) {
                 long callStart = System.nanoTime();
@@ -164,8 +175,9 @@ public final class ReuseExperiment implements AutoCloseable {
             ownView.put("warning", "connections still open at the relay or the server " + SETTLE_TIMEOUT.toSeconds()
                     + " s after the client closed; counts may be short");
         }
+        long connectionsAfter = proxied ? target.proxyConnections() : fixture.connectionsAccepted();
         return new CellMeasurement(kind, reuseCase, round, requests,
-                fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore,
+                connectionsAfter - connectionsBefore, fixture.bytesWritten() - bytesBefore,
                 fixture.tlsHandshakes() - handshakesBefore, fixture.tlsResumed() - resumedBefore, wall,
                 latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
                 ownView);
@@ -174,6 +186,14 @@ public final class ReuseExperiment implements AutoCloseable {
     /** Every client's defaults, except that over TLS it trusts the target's authority (and nothing else). */
     private static ClientOptions clientOptions(LabTarget target) {
         return ClientOptions.builder().trust(target.trust()).build();
+    }
+
+    /** As {@link #clientOptions(LabTarget)}, with what the case's feature needs switched on. */
+    private static ClientOptions clientOptions(LabTarget target, ReuseCase reuseCase) {
+        return ClientOptions.builder().trust(target.trust())
+                .followRedirects(reuseCase.feature() == Feature.REDIRECTS)
+                .proxy(reuseCase.feature() == Feature.PROXY ? target.proxyAddress() : null)
+                .build();
     }
 
     @Override

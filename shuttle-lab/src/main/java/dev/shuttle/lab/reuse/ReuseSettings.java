@@ -47,7 +47,7 @@ public record ReuseSettings(List<ClientKind> clients, List<ReuseCase> cases, int
     public long totalRequests() {
         long perRound = 0;
         for (ReuseCase c : cases) {
-            perRound += (long) requestsFor(c) * clients.size();
+            perRound += (long) requestsFor(c) * clients.stream().filter(c::appliesTo).count();
         }
         return perRound * rounds;
     }

@@ -53,6 +53,39 @@ class AdapterFactsTest {
         assertThat(cell(client, ReuseCase.READ_TO_EOF).newConnections()).isBetween(1L, 2L);
     }
 
+    @ParameterizedTest
+    @EnumSource(ClientKind.class)
+    void everyClientThatHasTheFeatureGetsThroughTheFeatureCases(ClientKind client) throws Exception {
+        for (ReuseCase c : List.of(ReuseCase.REDIRECT_CHAIN, ReuseCase.GZIP_UNREAD, ReuseCase.CANCEL_MID_BODY)) {
+            if (c.appliesTo(client) && !(client == ClientKind.JDK && c == ReuseCase.REDIRECT_CHAIN)) {
+                cell(client, c);
+            }
+        }
+    }
+
+    @Test
+    void theJdkClientStopsShortOfFiveRedirects() throws Exception {
+        // jdk.httpclient.redirects.retrylimit: at most 5 attempts in all, so the fifth redirect is returned.
+        CellMeasurement m = experiment.measureCell(target, ClientKind.JDK, ReuseCase.REDIRECT_CHAIN, 1);
+        assertThat(m.errors()).isEqualTo(REQUESTS);
+        assertThat(m.firstError()).isEqualTo("status 302");
+    }
+
+    @Test
+    void shuttleKeepsConnectionsAcrossRedirectsAndCompressedBodies() throws Exception {
+        // Qualitative: reuse happened at all (the exact counts are the lab's to measure).
+        assertThat(cell(ClientKind.SHUTTLE, ReuseCase.REDIRECT_CHAIN).newConnections()).isLessThan(REQUESTS);
+        assertThat(cell(ClientKind.SHUTTLE, ReuseCase.GZIP_UNREAD).newConnections()).isLessThan(REQUESTS);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ClientKind.class, mode = EnumSource.Mode.EXCLUDE, names = "SHUTTLE_H2")
+    void throughSquidEveryClientsConnectionsAreCountedAtTheProxy(ClientKind client) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(target.startProxy(),
+                "squid is not installed (apt-get install squid): skipping the proxied case");
+        assertThat(cell(client, ReuseCase.PROXIED).newConnections()).isPositive();
+    }
+
     @Test
     void shuttleH2KeepsItsOneConnectionWhateverTheCaseResettingUnreadBodies() throws Exception {
         // HTTP/2 carries no Connection: close (the server drops it), and an unread body costs a RST_STREAM only.
