@@ -20,6 +20,7 @@ public final class ShuttleCommand implements Runnable {
     /** The configured command line, also used by tests. */
     public static CommandLine commandLine() {
         CommandLine line = new CommandLine(new ShuttleCommand());
+        line.setExpandAtFiles(false); // "@file" is curl's (get -d @file), not picocli's argument file
         line.setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
             commandLine.getErr().println("shuttle: " + (exception.getMessage() == null ? exception.toString()
                     : exception.getMessage()));
