@@ -41,8 +41,8 @@ public final class HtmlReport {
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
                 .append("<title>Shuttle Lab: lab reuse</title>\n<style>\n").append(Html.STYLE)
                 .append("</style>\n</head>\n<body>\n");
-        page.append("<h1>Shuttle Lab: connection reuse when the caller closes the body unread")
-                .append(s.tls() ? " (HTTPS)" : "").append("</h1>\n");
+        page.append("<h1>Shuttle Lab: connection reuse when the caller closes the body unread (")
+                .append(Html.escape(ReuseTables.protocols(s))).append(")</h1>\n");
         for (String line : ReuseTables.parameters(result).split("\n")) {
             page.append("<p class=\"meta\">").append(Html.escape(line)).append("</p>\n");
         }
@@ -60,6 +60,10 @@ public final class HtmlReport {
                 + "measurements</b>: Go 1.27 under shuttle-bounded and Go 1.26 under shuttle-none, the Shuttle "
                 + "policies that behave like them; per 100 sequential requests unless they say \"of N\"; "
                 + "'-' where the seeds give no figure. Sources below.</p>\n");
+        if (s.protocol().isHttp2()) {
+            page.append("<h2>").append(Html.escape(ReuseTables.goAwaysTitle(s))).append("</h2>\n");
+            page.append(table(result, false, ReuseTables::goAways));
+        }
         if (s.tls()) {
             page.append("<h2>").append(ReuseTables.HANDSHAKES_TITLE).append(" (median of ").append(s.rounds())
                     .append(" rounds; min-max when they differ)</h2>\n");

@@ -11,6 +11,8 @@ import java.util.Map;
  * @param tlsHandshakes  TLS handshakes the fixture completed during the cell (0 over plaintext); fewer than
  *                       {@code newConnections} only when some connection closed before its handshake ended
  * @param tlsResumed     of those, handshakes that resumed an earlier session of the same client
+ * @param goAways        GOAWAY frames the fixture sent while the client still wanted its connection (before the client
+ *                       closed or sent a GOAWAY of its own); -1 when not counted (HTTP/1.1 runs)
  * @param wallNanos      time for all the cell's calls, from the first send to the last close
  * @param p50Nanos       median time of one call (send to body closed)
  * @param p99Nanos       99th percentile of one call
@@ -19,6 +21,7 @@ import java.util.Map;
  * @param ownView        the client's own account (Shuttle: reuse and drain outcomes), empty for peers
  */
 public record CellMeasurement(ClientKind client, ReuseCase reuseCase, int round, int requests, long newConnections,
-                              long serverBytes, long tlsHandshakes, long tlsResumed, long wallNanos, long p50Nanos, long p99Nanos, int errors,
+                              long serverBytes, long tlsHandshakes, long tlsResumed, long goAways, long wallNanos,
+                              long p50Nanos, long p99Nanos, int errors,
                               String firstError, Map<String, Object> ownView) {
 }

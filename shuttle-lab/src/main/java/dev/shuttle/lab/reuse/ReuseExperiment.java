@@ -30,7 +30,8 @@ import org.HdrHistogram.Histogram;
  * the fixture's generated authority through a TLS context of its own (so it resumes only its own sessions), speaks
  * HTTP/1.1 only (but {@code shuttle-h2}, which takes h2 through ALPN), and the fixture also counts handshakes, resumed
  * ones apart. {@code shuttle-h2} speaks h2c with prior knowledge over plaintext: the fixture serves both protocols
- * on one port and counts their connections alike.
+ * on one port and counts their connections alike. With {@code protocol} h2c or h2 every client speaks HTTP/2 and
+ * the fixture also counts the GOAWAY frames it sends before a client closed.
  */
 public final class ReuseExperiment implements AutoCloseable {
     /** Longest wait for a cell's connections to close after its client was closed. */
@@ -51,7 +52,8 @@ public final class ReuseExperiment implements AutoCloseable {
         RunEnvironment environment = RunEnvironment.capture();
         List<CellMeasurement> measurements = new ArrayList<>();
         progress.begin("lab reuse", settings.totalRequests());
-        try (LabTarget target = LabTarget.start(settings.dialDelay(), settings.tls())) {
+        try (LabTarget target = LabTarget.start(settings.dialDelay(), settings.tls(),
+                settings.protocol().isHttp2())) {
             warmUp(target);
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (ReuseCase reuseCase : settings.cases()) {
@@ -128,6 +130,7 @@ public final class ReuseExperiment implements AutoCloseable {
         long bytesBefore = fixture.bytesWritten();
         long handshakesBefore = fixture.tlsHandshakes();
         long resumedBefore = fixture.tlsResumed();
+        long goAwaysBefore = fixture.goAwaysBeforeClientClosed();
         int errors = 0;
         String firstError = null;
         Map<String, Object> ownView;
@@ -166,14 +169,18 @@ public final class ReuseExperiment implements AutoCloseable {
         }
         return new CellMeasurement(kind, reuseCase, round, requests,
                 fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore,
-                fixture.tlsHandshakes() - handshakesBefore, fixture.tlsResumed() - resumedBefore, wall,
+                fixture.tlsHandshakes() - handshakesBefore, fixture.tlsResumed() - resumedBefore,
+                goAwaysBefore < 0 ? -1 : fixture.goAwaysBeforeClientClosed() - goAwaysBefore, wall,
                 latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
                 ownView);
     }
 
-    /** Every client's defaults, except that over TLS it trusts the target's authority (and nothing else). */
-    private static ClientOptions clientOptions(LabTarget target) {
-        return ClientOptions.builder().trust(target.trust()).build();
+    /**
+     * Every client's defaults, except that over TLS it trusts the target's authority (and nothing else), and that
+     * in an HTTP/2 run it speaks HTTP/2 only.
+     */
+    private ClientOptions clientOptions(LabTarget target) {
+        return ClientOptions.builder().trust(target.trust()).http2(settings.protocol().isHttp2()).build();
     }
 
     @Override
