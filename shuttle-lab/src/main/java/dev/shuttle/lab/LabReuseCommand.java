@@ -9,6 +9,7 @@ import dev.shuttle.lab.reuse.CellSummary;
 import dev.shuttle.lab.reuse.ReuseCase;
 import dev.shuttle.lab.reuse.ReuseExperiment;
 import dev.shuttle.lab.reuse.ReuseProtocol;
+import dev.shuttle.lab.reuse.ReuseServer;
 import dev.shuttle.lab.reuse.ReuseResult;
 import dev.shuttle.lab.reuse.ReuseSettings;
 import java.nio.file.Path;
@@ -56,6 +57,13 @@ final class LabReuseCommand implements Callable<Integer> {
                     + "knowledge).")
     String protocol;
 
+    @Option(names = "--server", defaultValue = "shuttle",
+            description = "What the clients talk to: shuttle (the lab's fixture, every case and count; default), or "
+                    + "a peer over HTTP/2 (--protocol h2c or h2): jetty, netty, nginx (nginx installed). A peer "
+                    + "serves the size-only cases (with --cases all, those it can), its connections counted at the "
+                    + "lab's relay in front of it.")
+    String server;
+
     @Option(names = "--clients",
             description = "Comma-separated clients (default: every client of the protocol; for h1 "
                     + "shuttle,shuttle-bounded,shuttle-none,shuttle-h2,jdk,okhttp,apache,jetty, for h2c "
@@ -89,13 +97,14 @@ final class LabReuseCommand implements Callable<Integer> {
         }
         ReuseSettings settings = ReuseSettings.builder()
                 .clients(clients == null ? reuseProtocol.defaultClients() : ClientKind.parseList(clients))
-                .cases(ReuseCase.parseList(cases))
+                .cases(cases.trim().equalsIgnoreCase("all") ? null : ReuseCase.parseList(cases))
                 .requests(requests)
                 .slowRequests(slowRequests)
                 .rounds(rounds)
                 .dialDelay(dialDelay)
                 .tls(tls)
                 .protocol(reuseProtocol)
+                .server(ReuseServer.byName(server))
                 .warmup(warmup)
                 .build();
         ProgressSink progress = report.progress();

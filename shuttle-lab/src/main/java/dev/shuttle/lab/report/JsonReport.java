@@ -110,6 +110,7 @@ public final class JsonReport {
         p.put("dialDelayMillis", s.dialDelay().toMillis());
         p.put("tls", s.tls());
         p.put("protocol", s.protocol().cliName());
+        p.put("server", s.server().cliName());
         p.put("warmupRequests", s.warmup());
         ArrayNode clients = p.putArray("clients");
         s.clients().stream().map(ClientKind::cliName).forEach(clients::add);

@@ -7,8 +7,10 @@ import java.util.Map;
  * One round of one cell: a fresh client making {@code requests} sequential calls for one case.
  *
  * @param newConnections connections the fixture accepted during the cell
- * @param serverBytes    bytes the fixture wrote to those connections (heads included), counted once they closed
- * @param tlsHandshakes  TLS handshakes the fixture completed during the cell (0 over plaintext); fewer than
+ * @param serverBytes    bytes the fixture wrote to those connections (heads included), counted once they closed;
+ *                       against a peer server, the bytes the relay passed on to the client (TLS records included)
+ * @param tlsHandshakes  TLS handshakes the fixture completed during the cell (0 over plaintext, -1 against a peer
+ *                       server, which does not say); fewer than
  *                       {@code newConnections} only when some connection closed before its handshake ended
  * @param tlsResumed     of those, handshakes that resumed an earlier session of the same client
  * @param goAways        GOAWAY frames the fixture sent while the client still wanted its connection (before the client

@@ -1,18 +1,25 @@
 package dev.shuttle.lab.reuse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.report.JsonReport;
 import dev.shuttle.lab.report.ProgressSink;
 import dev.shuttle.lab.report.ReuseTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code lab reuse --protocol h2c|h2}: every HTTP/2 client against the fixture, a few requests per cell. A client
+ * {@code lab reuse --protocol h2c|h2 [--server jetty|netty|nginx]}: every HTTP/2 client against the fixture or a
+ * peer server, a few requests per cell. A client
  * that answered over HTTP/1.1 would fail its calls, so zero errors says each spoke HTTP/2; the GOAWAY count is the
  * fixture's own and must be there, and zero for a handful of requests.
  */
@@ -53,6 +60,42 @@ class Http2ReuseRunTest {
         ReuseResult result = run(ReuseSettings.builder().clients(List.of(ClientKind.SHUTTLE)));
         assertThat(result.summaries()).allSatisfy(cell -> assertThat(cell.goAways()).isEqualTo(-1));
         assertThat(ReuseTables.render(result)).doesNotContain("GOAWAY");
+    }
+
+    @ParameterizedTest(name = "{0} over {1}")
+    @CsvSource({"jetty, h2c", "netty, h2", "nginx, h2"})
+    void peerServersServeEveryHttp2ClientTheirConnectionsCountedAtTheRelay(String server, String protocol)
+            throws Exception {
+        ReuseServer peer = ReuseServer.byName(server);
+        Assumptions.assumeTrue(peer != ReuseServer.NGINX || Files.isExecutable(Path.of("/usr/sbin/nginx")),
+                "nginx is not installed (Debian package nginx-light): skipped");
+        ReuseResult result = run(ReuseSettings.builder().protocol(ReuseProtocol.byName(protocol)).server(peer));
+        for (CellSummary cell : result.summaries()) {
+            String name = peer + ": " + cell.client().cliName() + " × " + cell.reuseCase().id();
+            assertThat(cell.errors()).as(name).isZero();
+            assertThat(cell.newConnections()).as(name).isEqualTo(1);
+            assertThat(cell.serverBytes()).as(name + ": bytes the relay passed on").isPositive();
+            assertThat(cell.goAways()).as(name + ": not counted").isEqualTo(-1);
+        }
+        assertThat(ReuseTables.render(result)).contains("against " + peer.label())
+                .contains("through the relay, which counts the server's connections")
+                .doesNotContain("GOAWAYs the server sent");
+    }
+
+    @Test
+    void aPeerServesOnlyTheCasesThatNeedNoTimingFromTheServer() {
+        assertThat(ReuseSettings.builder().protocol(ReuseProtocol.H2).server(ReuseServer.NGINX).build().cases())
+                .containsExactly(ReuseCase.CL_1K, ReuseCase.CL_2K, ReuseCase.CL_64K, ReuseCase.CL_200K,
+                        ReuseCase.CL_256K_MINUS_1, ReuseCase.CL_256K_PLUS_1, ReuseCase.CL_1M, ReuseCase.JSON_CL,
+                        ReuseCase.READ_TO_EOF);
+        assertThatThrownBy(() -> ReuseSettings.builder().protocol(ReuseProtocol.H2C).server(ReuseServer.JETTY)
+                .cases(List.of(ReuseCase.PAUSE_10MS)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the fixture's timing");
+        assertThatThrownBy(() -> ReuseSettings.builder().protocol(ReuseProtocol.H2).server(ReuseServer.NGINX)
+                .cases(List.of(ReuseCase.CHUNKED_1K)).build())
+                .hasMessageContaining("nginx sends static files with their length");
+        assertThatThrownBy(() -> ReuseSettings.builder().server(ReuseServer.NETTY).build())
+                .hasMessageContaining("serves HTTP/2 only");
     }
 
     private static ReuseResult run(ReuseSettings.Builder builder) throws Exception {
