@@ -667,8 +667,9 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             // Only an ACTIVE channel is ours to write a GOAWAY on; any other state closes at once.
             closeNow = goAway == null || io != Io.ACTIVE;
             if (!closeNow) {
-                writer.enqueueLocked(new Http2Writer.ControlOut(
-                        new GoAwayFrame(Math.max(0, nextStreamId - 2) & ~1, goAway, ""), true));
+                // Last-Stream-ID names the peer's streams we processed: a client accepts none (push is off), so 0
+                // (RFC 9113 section 6.8).
+                writer.enqueueLocked(new Http2Writer.ControlOut(new GoAwayFrame(0, goAway, ""), true));
             }
             io = Io.CLOSED;
             chunks.release();

@@ -236,8 +236,19 @@ public final class ScriptedH2Peer implements AutoCloseable {
         }
 
         public void send(Http2Frame frame) throws IOException {
-            ByteBuffer bytes = ByteBuffer.allocate(Http2FrameWriter.encodedLength(frame));
-            Http2FrameWriter.write(bytes, frame);
+            sendAll(List.of(frame));
+        }
+
+        /** {@code frames} in one socket write: the client reads them together, as one batch. */
+        public void sendAll(List<? extends Http2Frame> frames) throws IOException {
+            int length = 0;
+            for (Http2Frame frame : frames) {
+                length += Http2FrameWriter.encodedLength(frame);
+            }
+            ByteBuffer bytes = ByteBuffer.allocate(length);
+            for (Http2Frame frame : frames) {
+                Http2FrameWriter.write(bytes, frame);
+            }
             write(bytes.flip());
         }
 
