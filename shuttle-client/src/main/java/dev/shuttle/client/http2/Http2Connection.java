@@ -582,7 +582,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         return streams.get(streamId);
     }
 
-    /** Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since). */
+    /**
+     * Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since). Ids are
+     * given in order as HEADERS leave, so every odd id below the next was opened; an even id (a server's) or one at
+     * or above the next is idle, and any frame but PRIORITY on it is a connection error (RFC 9113 section 5.1).
+     */
     boolean wasOpenedLocked(int streamId) {
         return (streamId & 1) == 1 && streamId < nextStreamId;
     }

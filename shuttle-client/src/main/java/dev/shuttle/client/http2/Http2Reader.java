@@ -630,6 +630,10 @@ final class Http2Reader {
             }
             Http2Stream stream = connection.streamLocked(frame.streamId());
             if (stream == null) {
+                if (!connection.wasOpenedLocked(frame.streamId())) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "WINDOW_UPDATE on stream " + frame.streamId() + ", which was never opened");
+                }
                 return; // closed meanwhile
             }
             try {

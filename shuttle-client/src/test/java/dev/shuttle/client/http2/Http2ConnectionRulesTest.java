@@ -11,6 +11,8 @@ import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.http2.WindowUpdateFrame;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -18,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Connection-level rules of RFC 9113 as the client applies them to what a scripted server sends: the client's own
@@ -65,6 +69,45 @@ class Http2ConnectionRulesTest {
         assertThat(goAway.error()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
         assertThat(goAway.lastStreamId()).as("a client processes no server-initiated stream (RFC 9113 6.8)").isZero();
         assertThatThrownBy(() -> open.first().bytes()).isInstanceOf(IOException.class);
+        open.first().close();
+        open.second().close();
+    }
+
+    /** A frame on a stream the client never opened, with streams 1 and 3 open: above the highest, or an even id. */
+    enum NeverOpened {
+        HEADERS_ABOVE_THE_HIGHEST, HEADERS_ON_AN_EVEN_ID, DATA_ABOVE_THE_HIGHEST, RST_STREAM_ABOVE_THE_HIGHEST,
+        RST_STREAM_ON_AN_EVEN_ID, WINDOW_UPDATE_ABOVE_THE_HIGHEST, WINDOW_UPDATE_ON_AN_EVEN_ID;
+
+        void sendOn(ScriptedH2Peer.Conn conn) throws IOException {
+            switch (this) {
+                case HEADERS_ABOVE_THE_HIGHEST -> conn.sendHeaders(5, 200, Headers.EMPTY, true);
+                case HEADERS_ON_AN_EVEN_ID -> conn.sendHeaders(2, 200, Headers.EMPTY, true);
+                case DATA_ABOVE_THE_HIGHEST -> conn.send(new DataFrame(5, ByteBuffer.wrap(new byte[1]), true));
+                case RST_STREAM_ABOVE_THE_HIGHEST -> conn.send(new RstStreamFrame(5, Http2ErrorCode.CANCEL));
+                case RST_STREAM_ON_AN_EVEN_ID -> conn.send(new RstStreamFrame(2, Http2ErrorCode.CANCEL));
+                case WINDOW_UPDATE_ABOVE_THE_HIGHEST -> conn.send(new WindowUpdateFrame(5, 1000));
+                case WINDOW_UPDATE_ON_AN_EVEN_ID -> conn.send(new WindowUpdateFrame(2, 1000));
+            }
+        }
+    }
+
+    /**
+     * A stream the client never opened is idle, and a frame other than PRIORITY on an idle stream is a connection
+     * error of type PROTOCOL_ERROR (RFC 9113 sections 5.1, 5.1.1): the streams in flight fail, nothing else is tried
+     * on the connection.
+     */
+    @ParameterizedTest
+    @EnumSource(NeverOpened.class)
+    void aFrameOnAStreamTheClientNeverOpenedIsAConnectionProtocolError(NeverOpened frame) throws Exception {
+        OpenStreams open = openTwoStreams();
+        frame.sendOn(open.conn());
+
+        GoAwayFrame goAway = open.conn().expect(GoAwayFrame.class);
+        assertThat(goAway.error()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
+        assertThat(open.conn().closedByClient()).isTrue();
+        assertThatThrownBy(() -> open.first().bytes()).isInstanceOf(IOException.class)
+                .hasMessageContaining("never opened");
+        assertThatThrownBy(() -> open.second().bytes()).isInstanceOf(IOException.class);
         open.first().close();
         open.second().close();
     }
