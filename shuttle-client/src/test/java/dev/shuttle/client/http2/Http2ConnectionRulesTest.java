@@ -10,12 +10,14 @@ import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.GoAwayFrame;
+import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,5 +112,55 @@ class Http2ConnectionRulesTest {
         assertThatThrownBy(() -> open.second().bytes()).isInstanceOf(IOException.class);
         open.first().close();
         open.second().close();
+    }
+
+    /**
+     * A padded DATA frame that makes its body longer than its content-length resets its stream, but the server
+     * spent the frame's whole flow-controlled length (data, Pad Length octet and padding) on the connection window:
+     * all of it must come back, or every such frame starves the connection's other streams a little more. Half of
+     * the client's 16 MiB connection window in such frames, one per stream, must bring a WINDOW_UPDATE for exactly
+     * that half.
+     */
+    @Test
+    void paddedDataThatBreaksTheContentLengthGivesItsWholeLengthBackToTheConnection() throws Exception {
+        int frameLength = 16_384; // 16 128 data octets, the Pad Length octet and 255 of padding
+        int frames = (8 << 20) / frameLength;
+        ScriptedH2Peer.Conn conn = null;
+        for (int i = 0; i < frames; i++) {
+            CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/padded/" + i)));
+            if (conn == null) {
+                conn = peer.accept();
+            }
+            int streamId = nextRequest(conn);
+            conn.sendHeaders(streamId, 200, Headers.of("content-length", "10"), false);
+            conn.send(new DataFrame(streamId, ByteBuffer.wrap(new byte[frameLength - 256]), false, 256));
+            try (Response response = call.get(5, TimeUnit.SECONDS)) {
+                assertThatThrownBy(response::bytes).hasMessageContaining("longer than its content-length");
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).hasMessageContaining("longer than its content-length");
+            }
+        }
+        long widening = (16 << 20) - 65_535; // the client's first WINDOW_UPDATE: 64 KiB to 16 MiB
+        while (conn.connectionCredit() < widening + (8 << 20)) {
+            conn.nextRaw(); // fails the test when no frame comes for 5 s
+        }
+        assertThat(conn.connectionCredit()).isEqualTo(widening + (8 << 20));
+
+        CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
+        int streamId = nextRequest(conn);
+        conn.respond(streamId, 200, "not starved");
+        try (Response response = next.get(5, TimeUnit.SECONDS)) {
+            assertThat(response.string()).isEqualTo("not starved");
+        }
+    }
+
+    /** The next request's stream id, skipping the resets and credit the client sends meanwhile. */
+    private static int nextRequest(ScriptedH2Peer.Conn conn) throws IOException {
+        while (true) {
+            Http2Frame frame = conn.nextRaw();
+            if (frame instanceof dev.shuttle.wire.http2.HeadersFrame headers) {
+                return headers.streamId();
+            }
+        }
     }
 }
