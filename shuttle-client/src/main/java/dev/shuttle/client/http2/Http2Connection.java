@@ -852,6 +852,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         }
     }
 
+    /** For tests: holds reader threads at the points a race is staged at (null: none). */
+    void readerStageHook(java.util.function.Consumer<Http2Reader.Stage> hook) {
+        reader.stageHook = hook;
+    }
+
     /** For tests: the I/O state. */
     Io ioState() {
         lock.lock();

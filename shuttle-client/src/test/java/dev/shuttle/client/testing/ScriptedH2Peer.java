@@ -215,13 +215,27 @@ public final class ScriptedH2Peer implements AutoCloseable {
         }
 
         public void sendHeaders(int streamId, int status, Headers headers, boolean endStream) throws IOException {
+            write(headers(streamId, status, headers, endStream, 0).flip());
+        }
+
+        /** A head without END_STREAM and {@code data} in one write: the client reads them as one batch. */
+        public void sendHeadersAndData(int streamId, int status, Headers headers, DataFrame data)
+                throws IOException {
+            ByteBuffer bytes = headers(streamId, status, headers, false, Http2FrameWriter.encodedLength(data));
+            Http2FrameWriter.write(bytes, data);
+            write(bytes.flip());
+        }
+
+        /** The HEADERS (and CONTINUATION) frames of a response head, with {@code room} octets to spare after them. */
+        private ByteBuffer headers(int streamId, int status, Headers headers, boolean endStream, int room) {
             List<String> fields = Http2Fields.response(new Http2ResponseHead(status, headers));
             ByteBuffer block = ByteBuffer.allocate(HpackEncoder.maxEncodedLength(fields));
             encoder.encode(fields, block);
             block.flip();
-            ByteBuffer frame = ByteBuffer.allocate(Http2FrameWriter.headerBlockLength(block.remaining(), 16_384));
+            ByteBuffer frame = ByteBuffer.allocate(Http2FrameWriter.headerBlockLength(block.remaining(), 16_384)
+                    + room);
             Http2FrameWriter.writeHeaderBlock(frame, streamId, block, endStream, 16_384);
-            write(frame.flip());
+            return frame;
         }
 
         /** DATA in frames of at most 16 KiB. */
