@@ -609,6 +609,7 @@ final class Http2Reader {
         boolean streamsChanged;
         connection.lock.lock();
         try {
+            checkRoomForAnswerLocked("SETTINGS");
             for (SettingsFrame.Setting setting : frame.settings()) {
                 if (setting.id() == Http2Settings.ENABLE_PUSH && setting.value() != 0) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
@@ -639,16 +640,29 @@ final class Http2Reader {
         }
     }
 
-    private void onPing(PingFrame frame) {
+    private void onPing(PingFrame frame) throws IOException {
         if (frame.ack()) {
             return;
         }
         connection.lock.lock();
         try {
+            checkRoomForAnswerLocked("PING");
             connection.writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(frame.opaqueData(), true),
                     false));
         } finally {
             connection.lock.unlock();
+        }
+    }
+
+    /**
+     * Fails the connection when the writer's queue holds {@link Http2Writer#MAX_QUEUED_CONTROL} frames already: a
+     * server that keeps asking for answers while it reads none would otherwise grow the queue without end.
+     */
+    private void checkRoomForAnswerLocked(String frame) throws IOException {
+        if (!connection.writer.hasRoomForAnswerLocked()) {
+            throw new IOException("the server sent another " + frame + " to answer while "
+                    + Http2Writer.MAX_QUEUED_CONTROL + " control frames wait for it to read them (a control-frame"
+                    + " flood from a server that does not read): connection closed");
         }
     }
 

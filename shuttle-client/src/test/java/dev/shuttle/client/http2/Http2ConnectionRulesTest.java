@@ -163,4 +163,33 @@ class Http2ConnectionRulesTest {
             }
         }
     }
+
+    /**
+     * A server that sends PINGs and reads nothing fills the client's socket buffers with PING ACKs; past
+     * {@link Http2Writer#MAX_QUEUED_CONTROL} queued answers the client closes the connection instead of queueing
+     * more (memory stays bounded), failing its streams with an IOException that says so. A connection to another
+     * server carries on.
+     */
+    @Test
+    void aServerFloodingPingsWhileReadingNothingLosesItsConnectionAndNoOtherOne() throws Exception {
+        try (ScriptedH2Peer flooder = new ScriptedH2Peer(4096)) {
+            CompletableFuture<Response> other = client.sendAsync(Request.get(peer.url("/other")));
+            ScriptedH2Peer.Conn otherConn = peer.accept();
+            int otherStream = otherConn.expectRequest().streamId();
+
+            CompletableFuture<Response> flooded = client.sendAsync(Request.get(flooder.url("/flooded")));
+            ScriptedH2Peer.Conn conn = flooder.accept();
+            conn.expectRequest();
+            long max = 2_000_000;
+            long sent = conn.floodPings(1000, max);
+            assertThat(sent).as("PINGs sent before the client closed the connection").isLessThan(max);
+            assertThatThrownBy(() -> flooded.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(IOException.class)
+                    .hasMessageContaining("another PING to answer while 10000 control frames wait");
+
+            otherConn.respond(otherStream, 200, "unaffected");
+            try (Response response = other.get(5, TimeUnit.SECONDS)) {
+                assertThat(response.string()).isEqualTo("unaffected");
+            }
+        }
+    }
 }

@@ -45,7 +45,18 @@ public final class ScriptedH2Peer implements AutoCloseable {
     private final Thread acceptor;
 
     public ScriptedH2Peer() throws IOException {
+        this(0);
+    }
+
+    /**
+     * @param receiveBufferBytes the accepted sockets' receive buffer (0: the system's): a small one makes a peer that
+     *                           stops reading block the client's writes after a few KiB
+     */
+    public ScriptedH2Peer(int receiveBufferBytes) throws IOException {
         server = new ServerSocket();
+        if (receiveBufferBytes > 0) {
+            server.setReceiveBufferSize(receiveBufferBytes);
+        }
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         acceptor = Thread.ofPlatform().daemon().name("scripted-h2-accept").start(() -> {
             try {
@@ -251,6 +262,27 @@ public final class ScriptedH2Peer implements AutoCloseable {
 
         public void send(Http2Frame frame) throws IOException {
             sendAll(List.of(frame));
+        }
+
+        /**
+         * Sends up to {@code max} PINGs, {@code batch} per write, reading nothing, until a write fails because the
+         * client closed the connection; returns how many were sent in full.
+         */
+        public long floodPings(int batch, long max) {
+            List<PingFrame> pings = new ArrayList<>(batch);
+            for (int i = 0; i < batch; i++) {
+                pings.add(new PingFrame(i, false));
+            }
+            long sent = 0;
+            try {
+                while (sent < max) {
+                    sendAll(pings);
+                    sent += batch;
+                }
+            } catch (IOException e) {
+                // the client closed the connection
+            }
+            return sent;
         }
 
         /** {@code frames} in one socket write: the client reads them together, as one batch. */
