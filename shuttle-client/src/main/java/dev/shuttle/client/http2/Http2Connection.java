@@ -376,35 +376,29 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     /**
      * Takes up to {@code wanted} bytes of send credit for {@code stream} (stream and connection windows, at most a
-     * frame), waiting until there is some.
+     * frame); returns how many, or -1 when there is none yet (the stream has no id, or a window is spent): its
+     * caller then waits on the stream's condition with {@link Http2Stream#sendWaiting} set.
+     *
+     * @throws IOException when the stream failed or closed
      */
-    int reserveSendWindowLocked(Http2Stream stream, int wanted) throws IOException, InterruptedException {
+    int takeSendWindowLocked(Http2Stream stream, int wanted) throws IOException {
         assert lock.isHeldByCurrentThread();
-        while (true) {
-            checkSendableLocked(stream);
-            if (stream.state == Http2Stream.State.OPEN) {
-                int n = Math.min(Math.min(wanted, peerSettings.maxFrameSize()),
-                        Math.min(stream.sendWindow.available(), sendWindow.available()));
-                if (n > 0 || wanted == 0) {
-                    stream.sendWindow.consume(n);
-                    sendWindow.consume(n);
-                    return n;
-                }
-            }
-            stream.sendWaiting = true;
-            try {
-                stream.changed.await();
-            } finally {
-                stream.sendWaiting = false;
+        checkSendableLocked(stream);
+        if (stream.state == Http2Stream.State.OPEN) {
+            int n = Math.min(Math.min(wanted, peerSettings.maxFrameSize()),
+                    Math.min(stream.sendWindow.available(), sendWindow.available()));
+            if (n > 0 || wanted == 0) {
+                stream.sendWindow.consume(n);
+                sendWindow.consume(n);
+                return n;
             }
         }
+        return -1;
     }
 
-    /** Queues body bytes whose credit was reserved; waits for room in the writer's queue. */
-    void sendDataLocked(Http2Stream stream, ByteBuffer payload, boolean endStream)
-            throws IOException, InterruptedException {
+    /** Queues body bytes whose credit was taken; the caller saw room ({@link Http2Writer#hasRoomForDataLocked}). */
+    void queueDataLocked(Http2Stream stream, ByteBuffer payload, boolean endStream) throws IOException {
         assert lock.isHeldByCurrentThread();
-        writer.awaitRoomLocked();
         checkSendableLocked(stream);
         if (endStream) {
             stream.localEnd = true;
@@ -412,7 +406,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         writer.enqueueLocked(new Http2Writer.DataOut(stream, payload, endStream));
     }
 
-    private void checkSendableLocked(Http2Stream stream) throws IOException {
+    /** Throws when {@code stream} may no longer send: it failed (a reset either way, an abort) or closed. */
+    void checkSendableLocked(Http2Stream stream) throws IOException {
         if (stream.failure != null) {
             throw stream.failure;
         }

@@ -83,8 +83,8 @@ final class Http2Writer {
     private int queuedData;
     /** Guarded by lock: frames other than HEADERS and DATA queued. */
     private int queuedControl;
-    /** Guarded by lock: signalled when queued DATA was written (room for more). */
-    private final Condition room;
+    /** Guarded by lock: streams whose callers wait for room for DATA; signalled when queued DATA was written. */
+    private final ArrayList<Http2Stream> roomWaiters = new ArrayList<>();
     /** Guarded by lock: whether the writer thread exists (and is the current one: see {@link #generation}). */
     private boolean running;
     /** Guarded by lock: the writer thread waits on {@link #work} for frames. */
@@ -104,7 +104,6 @@ final class Http2Writer {
         this.lock = lock;
         this.transport = transport;
         this.buffers = buffers;
-        this.room = lock.newCondition();
         this.work = lock.newCondition();
     }
 
@@ -151,12 +150,26 @@ final class Http2Writer {
         return queuedControl < MAX_QUEUED_CONTROL;
     }
 
-    /** Waits (interruptibly) until DATA may be queued; the caller holds the lock. */
-    void awaitRoomLocked() throws InterruptedException {
+    /**
+     * Whether DATA may be queued now. If not, {@code stream}'s condition is signalled once queued DATA was written (or
+     * the writer stopped): its caller waits on it, where the call timeout and the write timeout reach it too.
+     */
+    boolean hasRoomForDataLocked(Http2Stream stream) {
         assert lock.isHeldByCurrentThread();
-        while (queuedData >= MAX_QUEUED_DATA && running) {
-            room.await();
+        if (queuedData < MAX_QUEUED_DATA || !running) {
+            return true;
         }
+        if (!roomWaiters.contains(stream)) {
+            roomWaiters.add(stream);
+        }
+        return false;
+    }
+
+    private void roomFreedLocked() {
+        for (int i = 0; i < roomWaiters.size(); i++) {
+            roomWaiters.get(i).changed.signalAll();
+        }
+        roomWaiters.clear();
     }
 
     boolean isRunningLocked() {
@@ -262,7 +275,7 @@ final class Http2Writer {
             queue.clear();
             queuedData = 0;
             queuedControl = 0;
-            room.signalAll();
+            roomFreedLocked();
         } finally {
             lock.unlock();
         }
@@ -308,7 +321,7 @@ final class Http2Writer {
                 lock.lock();
                 try {
                     queuedData -= length;
-                    room.signalAll();
+                    roomFreedLocked();
                     send = connection.dataStillWantedLocked(data.stream(), length);
                 } finally {
                     lock.unlock();
