@@ -1,5 +1,6 @@
 package dev.shuttle.client.http2;
 
+import static dev.shuttle.client.testing.StagedHook.hold;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shuttle.client.ClientInternals;
@@ -82,15 +83,6 @@ class Http2ReaderHandOverTest {
                         hold(oldWoke, releaseOldWoke);
                     }
                 }
-            }
-        }
-
-        private static void hold(CountDownLatch reached, CountDownLatch release) {
-            reached.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             }
         }
     }

@@ -14,6 +14,7 @@ import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.ManualScheduler;
 import dev.shuttle.client.testing.RecordingTrace;
+import dev.shuttle.client.testing.StagedHook;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -763,7 +764,7 @@ class ConnectionPoolTest {
         Await.until("the first request's dial started", () -> dialPermits.hasQueuedThreads());
         CountDownLatch looked = new CountDownLatch(1);
         CountDownLatch dialDone = new CountDownLatch(1);
-        pool.afterIdleLookup = pauseUntil(looked, dialDone);
+        pool.afterIdleLookup = StagedHook.pauseUntil(looked, dialDone);
         CompletableFuture<Lease> second = acquireAsync();
         assertThat(looked.await(5, TimeUnit.SECONDS)).isTrue();
         pool.afterIdleLookup = null;
@@ -780,18 +781,6 @@ class ConnectionPoolTest {
         assertThat(dialed).hasSize(1);
         secondLease.release(true);
         firstLease.release(true);
-    }
-
-    /** A staged hook: says it was {@code reached}, then holds its thread until {@code release} opens. */
-    private static Runnable pauseUntil(CountDownLatch reached, CountDownLatch release) {
-        return () -> {
-            reached.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
     }
 
     /** Dials are gated: lets the one {@code waiting} started through, and returns what it was served. */
