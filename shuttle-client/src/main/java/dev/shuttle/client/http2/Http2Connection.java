@@ -30,6 +30,7 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -848,7 +849,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     }
 
     /** For tests: holds reader threads at the points a race is staged at (null: none). */
-    void readerStageHook(java.util.function.Consumer<Http2Reader.Stage> hook) {
+    void readerStageHook(Consumer<Http2Reader.Stage> hook) {
         reader.stageHook = hook;
     }
 
