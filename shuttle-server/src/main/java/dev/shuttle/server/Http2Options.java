@@ -16,11 +16,12 @@ package dev.shuttle.server;
  *                             reads them
  * @param connectionWindowSize the connection's receive window: request body bytes all streams of a connection may
  *                             have in flight, the bound on what one connection can make the server buffer
- * @param maxStreamResets      stream resets a client's frames may provoke from the server per {@code resetWindow}
- *                             (malformed requests, frames on a stream it ended, streams past the limit it was told):
- *                             beyond it (at that average rate, after a burst of this many) the connection gets GOAWAY
- *                             ENHANCE_YOUR_CALM (MadeYouReset, CVE-2025-8671). The client's own RST_STREAM never
- *                             counts: cancelling is what clients do, and the handler bound holds rapid reset
+ * @param maxStreamResets      stream resets per {@code resetWindow} that no waiting explains: those a client's frames
+ *                             provoke from the server (malformed requests, frames on a stream it ended, streams past
+ *                             the limit it was told; MadeYouReset, CVE-2025-8671) and the client's RST_STREAM in the
+ *                             very read that opened the stream (rapid reset, CVE-2023-44487); beyond it (at that
+ *                             average rate, after a burst of this many) the connection gets GOAWAY ENHANCE_YOUR_CALM.
+ *                             A client cancelling calls it waited for never counts
  * @param resetWindow          the period {@code maxStreamResets} refers to
  * @param maxControlFramesPerSecond frames that must be answered or change nothing useful: SETTINGS, PING (not
  *                             acknowledgements, nor a PING after a response went out), PRIORITY, DATA without

@@ -75,6 +75,8 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     private boolean prefaceRead;
     private boolean settingsSent;
     private final AbuseBudgets budgets;
+    /** Counts the reads that brought bytes: a stream reset in the read that opened it was never waited for. */
+    private long reads;
     /** Bytes read and dropped while lingering. */
     private long lingerDiscarded;
     /**
@@ -138,6 +140,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     @Override
     public Next serve(long headDeadline) throws IOException {
         ConnectionInput input = connection.input();
+        reads++;
         if (goodbye.phase() == Goodbye.Phase.LINGERING) {
             return linger(input);
         }
@@ -187,6 +190,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             if (next != null) {
                 return next;
             }
+            reads++;
         }
     }
 
@@ -364,8 +368,13 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "RST_STREAM on idle stream " + reset.streamId());
                 }
-                // Free, however early: a client cancels what it no longer wants. Its handler keeps its slot until it
-                // returns, which is what bounds rapid reset (HandlerSlots).
+                // A client cancels what it no longer wants: free, unless the reset came in the very read that opened
+                // the stream (the rapid-reset pattern, CVE-2023-44487: no client waits for nothing). Either way its
+                // handler keeps its slot until it returns, which is what bounds the work (HandlerSlots).
+                Http2Stream target = streams.get(reset.streamId());
+                if (target != null && target.openedInRead == reads) {
+                    budgets.rapidReset(context.now());
+                }
                 creditConnection(streams.reset(reset.streamId(), reset.error(), true));
             }
             case GoAwayFrame goAway -> {
@@ -440,6 +449,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             return;
         }
         Http2Stream stream = streams.open(id);
+        stream.openedInRead = reads;
         lastStreamActivityNanos = context.now();
         if (!fits) {
             budgets.provokedReset(context.now());

@@ -42,6 +42,8 @@ final class Http2Stream {
     long sendOwed;
     /** A WINDOW_UPDATE arrived for this stream. */
     boolean windowUpdated;
+    /** Which of the reader's reads brought the HEADERS that opened it. The reader's own, unguarded. */
+    long openedInRead;
 
     /** Body bytes received, not read yet; the first array is read from {@link #headOffset}. */
     final ArrayDeque<byte[]> inbound = new ArrayDeque<>(2);
