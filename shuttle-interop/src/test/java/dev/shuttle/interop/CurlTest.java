@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Over TLS only: curl 7.88.1 (Debian 12's) cannot run these over h2c. With {@code --http2-prior-knowledge} it
  * fails every transfer after the first on the connection ("Error in the HTTP2 framing layer", against nginx as
- * well); with {@code --http2}'s {@code Upgrade: h2c} it fails a body of 64 KiB or more that follows the 101 ("connection
- * buffer size is too small to store data following HTTP Upgrade response header"), and in parallel it upgrades a
+ * well); with {@code --http2}'s {@code Upgrade: h2c} it fails a body of 64 KiB or more that follows the 101
+ * ("connection buffer size is too small to store data following HTTP Upgrade response header"), and in parallel it upgrades a
  * connection per transfer.
  */
 @Timeout(60)

@@ -23,7 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(60)
 class NghttpTest {
-    private static final Pattern STATUS_LINE = Pattern.compile("^\\s*\\d+\\s+\\+\\S+\\s+\\+\\S+\\s+\\S+\\s+(\\d{3})\\s");
+    /** A line of {@code -s}'s table: id, responseEnd, requestStart, process, code, size, path. */
+    private static final Pattern STATUS_LINE =
+            Pattern.compile("^\\s*\\d+\\s+\\+\\S+\\s+\\+\\S+\\s+\\S+\\s+(\\d{3})\\s");
 
     @TempDir
     Path dir;

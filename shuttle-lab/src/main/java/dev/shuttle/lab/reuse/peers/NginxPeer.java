@@ -121,7 +121,8 @@ public final class NginxPeer implements PeerServer {
                     }
                 }
                 """.formatted(dir, port, tls ? " ssl" : "",
-                tls ? "ssl_certificate " + dir + "/chain.pem;\n            ssl_certificate_key " + dir + "/key.pem;" : "");
+                tls ? "ssl_certificate " + dir + "/chain.pem;\n            ssl_certificate_key " + dir + "/key.pem;"
+                        : "");
     }
 
     private void awaitListening() throws IOException {
