@@ -55,11 +55,13 @@ public interface Response {
 
     boolean isCommitted();
 
-    /** Writes {@code body} as the whole body, with a Content-Length when nothing was written before. */
+    /**
+     * Writes {@code body} and ends the body. When nothing was written before, it is the whole body and the response
+     * gets a Content-Length of its size; after earlier writes it is appended to them (a response not committed yet
+     * still gets an automatic Content-Length when the whole body fits the first-chunk buffer). Failures after the
+     * commit end the response as {@link Handler} describes.
+     */
     default void send(byte[] body) throws IOException {
-        if (!isCommitted()) {
-            contentLength(body.length);
-        }
         OutputStream out = body();
         out.write(body);
         out.close();

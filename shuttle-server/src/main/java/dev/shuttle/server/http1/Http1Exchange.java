@@ -89,8 +89,11 @@ final class Http1Exchange {
         try {
             response.finish();
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "connection {0}: response not completed: {1}", connection.id(), e.toString());
-            return Outcome.CLOSE;
+            if (output.failure() != null) {
+                LOG.log(Level.DEBUG, "connection {0}: response not completed: {1}", connection.id(), e.toString());
+                return Outcome.CLOSE;
+            }
+            return endCommitted(e, false); // the handler's body broke its own framing (a short Content-Length body)
         }
         return afterResponse();
     }
@@ -114,13 +117,7 @@ final class Http1Exchange {
             return Outcome.CLOSE;
         }
         if (response.isCommitted()) {
-            // Part of the response is on the wire: cutting it off is the only way to tell the client it is wrong.
-            // An I/O failure here is usually the client going away, which is no news for the server's log.
-            Level level = fromBody || failure instanceof IOException ? Level.DEBUG : Level.WARNING;
-            LOG.log(level, "connection " + connection.id() + ": handler failed after"
-                    + " committing the response to " + head.method() + " " + LogText.excerpt(head.target()) + "; closing",
-                    failure);
-            return Outcome.CLOSE;
+            return endCommitted(failure, fromBody);
         }
         if (fromBody) {
             if (bodyFailure instanceof Http1Exception http1) {
@@ -133,6 +130,24 @@ final class Http1Exchange {
         }
         LOG.log(Level.WARNING, "handler failed on " + head.method() + " " + LogText.excerpt(head.target()), failure);
         ErrorResponses.write(output, 500, null);
+        return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
+    }
+
+    /**
+     * The handler failed, or its body broke its own framing, after the head was committed: what was written goes out
+     * and the connection closes after it, so the client sees a response cut short (a body short of its
+     * Content-Length, chunks without the last one), never a complete-looking wrong one. Logged once, at WARNING as a
+     * fault of the handler, unless the client broke the exchange (its upload failed).
+     */
+    private Outcome endCommitted(Throwable failure, boolean clientFault) {
+        LOG.log(clientFault ? Level.DEBUG : Level.WARNING, "connection " + connection.id() + ": handler failed after"
+                + " committing the response to " + head.method() + " " + LogText.excerpt(head.target())
+                + "; closing the connection after what was sent", failure);
+        try {
+            output.flush();
+        } catch (IOException e) {
+            return Outcome.CLOSE; // the client went away meanwhile
+        }
         return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
     }
 

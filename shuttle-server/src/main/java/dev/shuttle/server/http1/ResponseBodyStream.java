@@ -79,6 +79,11 @@ final class ResponseBodyStream extends OutputStream {
         response.endBody();
     }
 
+    /** Whether any body byte was written (or the body ended) before. */
+    boolean hasWritten() {
+        return closed || committed || buffered > 0;
+    }
+
     /** Commits (the body is not complete, so no automatic Content-Length) and pushes everything to the client. */
     @Override
     public void flush() throws IOException {

@@ -151,10 +151,11 @@ final class ServerResponse implements Response {
     /** As {@link Response#send(byte[])} promises, without staging the body in the first-chunk buffer. */
     @Override
     public void send(byte[] body) throws IOException {
-        if (!isCommitted()) {
+        ResponseBodyStream stream = (ResponseBodyStream) body();
+        if (!isCommitted() && !stream.hasWritten()) {
             contentLength(body.length);
         }
-        ((ResponseBodyStream) body()).writeWholeAndClose(body);
+        stream.writeWholeAndClose(body);
     }
 
     @Override
