@@ -95,6 +95,11 @@ public class ForwardingRequest implements Request {
     }
 
     @Override
+    public Cancellation cancellation() {
+        return delegate.cancellation();
+    }
+
+    @Override
     public String toString() {
         return delegate.toString();
     }

@@ -88,6 +88,16 @@ public interface Request {
 
     InetSocketAddress remoteAddress();
 
+    /**
+     * Fires when the client goes away while the handler runs: its HTTP/2 stream is reset or the connection closes;
+     * on HTTP/1.1, once the request body has been read to its end, when the client closes the connection (seen as
+     * it happens, even while the handler waits on something else). Blocked body reads and writes then fail with
+     * {@link ClientGoneException}. {@link Cancellation#never()} for a request made without a server.
+     */
+    default Cancellation cancellation() {
+        return Cancellation.never();
+    }
+
     /** The connection this request arrived on. */
     ConnectionInfo connection();
 }

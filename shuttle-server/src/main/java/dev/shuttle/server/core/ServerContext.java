@@ -61,6 +61,11 @@ public final class ServerContext {
                 limits.maxChunkLineBytes(), limits.maxTrailerBytes());
     }
 
+    /** The readiness watcher, for code that holds a busy connection's channel there for a while. */
+    public ReadinessWatcher watcher() {
+        return watcher;
+    }
+
     public boolean draining() {
         return draining.get();
     }

@@ -1,5 +1,7 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.Cancellation;
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
@@ -12,7 +14,10 @@ import dev.shuttle.wire.http1.Http1Exception;
 import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -40,6 +45,23 @@ final class Http1Exchange {
     private final RequestHead head;
     private final ConnectionInput source;
     private final ConnectionOutput output;
+
+    private static final VarHandle WATCH;
+
+    static {
+        try {
+            WATCH = MethodHandles.lookup().findVarHandle(Http1Exchange.class, "watch", PeerCloseWatch.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The connection's thread, which runs the handler. */
+    private final Thread owner = Thread.currentThread();
+    /** Made by the first {@link #cancellation()} call, from any thread (set once, by compare-and-set). */
+    private volatile PeerCloseWatch watch;
+    /** Set by the connection thread when the handler returned; read by any. */
+    private volatile boolean handlerDone;
 
     // Set up once the framing is known; owned by the connection thread.
     private BodyDecoder decoder;
@@ -76,16 +98,18 @@ final class Http1Exchange {
         decoder = framing.newDecoder(context.http1Limits);
         source.usePerReadTimeout(context.bodyReadMillis);
         requestBody = new RequestBodyStream(this, source, decoder, context.limits.maxRequestBodyBytes());
-        ServerRequest request = new ServerRequest(head, framing, decoder, requestBody, connection);
+        ServerRequest request = new ServerRequest(head, framing, decoder, requestBody, connection, this);
         response = new ServerResponse(this, head, output);
         try {
             context.handler.handle(request, response);
         } catch (Throwable t) {
+            stopWatching();
             return handlerFailed(t);
         } finally {
             // An interrupt left behind would close the channel at the next blocking I/O on this thread.
             Thread.interrupted();
         }
+        stopWatching();
         try {
             response.finish();
         } catch (IOException e) {
@@ -177,6 +201,62 @@ final class Http1Exchange {
             return Outcome.CLOSE;
         }
         return requestBodyComplete() ? Outcome.KEEP_ALIVE : Outcome.CLOSE_LINGERING;
+    }
+
+    // ---- the request's cancellation ----
+
+    /** The request's signal, made (and the peer-close watch set up) when first asked for; any thread. */
+    Cancellation cancellation() {
+        PeerCloseWatch current = watch;
+        if (current == null) {
+            PeerCloseWatch made = new PeerCloseWatch(connection, Cancellation.create(), owner);
+            if (WATCH.compareAndSet(this, null, made)) {
+                output.gate(made);
+                current = made;
+            } else {
+                current = watch;
+            }
+        }
+        if (Thread.currentThread() == owner && !handlerDone && decoder.isComplete()) {
+            current.arm();
+        }
+        return current.cancellation();
+    }
+
+    /** The handler read the request body to its end: from now on a close from the client can be seen at once. */
+    void requestBodyEnded() {
+        PeerCloseWatch current = watch;
+        if (current != null && !handlerDone) {
+            current.arm();
+        }
+    }
+
+    /** A body read failed because the connection did (reset, end of stream): the client went away. */
+    void clientWentAway(ClientGoneException gone) {
+        PeerCloseWatch current = watch;
+        if (current != null) {
+            current.cancellation().cancel(gone);
+        }
+    }
+
+    /** The connection closed (from any thread, shutdown's included) while this exchange ran. */
+    void connectionClosed() {
+        clientWentAway(new ClientGoneException("the connection closed"));
+    }
+
+    /** The handler returned: the channel comes back from the watch, with any bytes of the next request it read. */
+    private void stopWatching() {
+        handlerDone = true;
+        PeerCloseWatch current = watch;
+        if (current == null) {
+            return;
+        }
+        ByteBuffer next = current.stop();
+        output.gate(null);
+        if (next != null) {
+            source.unread(next);
+            context.buffers.release(next);
+        }
     }
 
     // ---- called by the request body and the response ----

@@ -664,7 +664,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
 
     private void checkNotReset(Http2Stream stream) throws IOException {
         if (stream.reset != null) {
-            throw new IOException("stream " + stream.id + " was reset: " + stream.reset);
+            throw streams.resetFailure(stream);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.shuttle.server.io;
 
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.Transport;
 import java.io.IOException;
@@ -32,6 +33,8 @@ public final class ConnectionOutput extends OutputStream {
     private ByteBuffer buffer;
     /** The first failed write (the client went away, or stopped reading); owned by the connection thread. */
     private IOException failure;
+    /** Set and cleared by the exchange that watches the connection; volatile because any thread may set it. */
+    private volatile WriteGate gate;
 
     /** An output writing through {@code transport}, buffered in a buffer from {@code pool} once it writes. */
     public ConnectionOutput(Transport transport, ByteCounts counts, BufferPool pool) {
@@ -63,6 +66,11 @@ public final class ConnectionOutput extends OutputStream {
             buffer = null;
             pool.release(held);
         }
+    }
+
+    /** Lets {@code gate} hold the channel between writes; null for none. */
+    public void gate(WriteGate gate) {
+        this.gate = gate;
     }
 
     /** Whether a buffer is borrowed (for tests). */
@@ -132,14 +140,32 @@ public final class ConnectionOutput extends OutputStream {
     }
 
     private void send(byte[] b, int off, int len) throws IOException {
+        WriteGate current = gate;
+        if (current != null) {
+            current.beforeWrite();
+        }
         try {
             transport.write(b, off, len);
         } catch (IOException e) {
-            if (failure == null) {
-                failure = e;
+            throw failed(e, current);
+        } finally {
+            if (current != null) {
+                current.afterWrite();
             }
-            throw e;
         }
         counts.countWritten(len);
+    }
+
+    /** A failed write means the client went away (or stopped reading): said so, once, in the exception's type. */
+    private IOException failed(IOException e, WriteGate current) {
+        IOException gone = e instanceof ClientGoneException ? e
+                : new ClientGoneException("the client went away: writing the response failed: " + e, e);
+        if (failure == null) {
+            failure = gone;
+        }
+        if (current != null) {
+            current.writeFailed(gone);
+        }
+        return gone;
     }
 }
