@@ -9,4 +9,5 @@ module dev.shuttle.server {
 
     exports dev.shuttle.server;
     exports dev.shuttle.server.routing;
+    exports dev.shuttle.server.files;
 }

@@ -3,6 +3,7 @@ package dev.shuttle.server;
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.util.Objects;
 
 /**
@@ -96,6 +97,16 @@ public class ForwardingResponse implements Response {
             out.close();
         } else {
             delegate.send(body);
+        }
+    }
+
+    /** The wrapped response's (zero-copy where it can), unless this class overrides {@link #body()}. */
+    @Override
+    public void writeFile(FileChannel file, long position, long count) throws IOException {
+        if (OVERRIDES_BODY.get(getClass())) {
+            Response.super.writeFile(file, position, count);
+        } else {
+            delegate.writeFile(file, position, count);
         }
     }
 

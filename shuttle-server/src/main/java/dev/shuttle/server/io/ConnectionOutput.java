@@ -2,10 +2,12 @@ package dev.shuttle.server.io;
 
 import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.PlainTransport;
 import dev.shuttle.transport.Transport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.Objects;
 
 /**
@@ -71,6 +73,68 @@ public final class ConnectionOutput extends OutputStream {
     /** Lets {@code gate} hold the channel between writes; null for none. */
     public void gate(WriteGate gate) {
         this.gate = gate;
+    }
+
+    /** Whether {@link #transferFrom} sends files without a copy: plaintext only (TLS must encrypt every byte). */
+    public boolean transfersFiles() {
+        return transport instanceof PlainTransport;
+    }
+
+    /**
+     * Sends {@code count} bytes of {@code file} from {@code position} after what is buffered: straight from the file
+     * to the socket ({@link PlainTransport#transferFrom}) while the socket takes them, and, whenever its buffer is
+     * full, one pooled buffer's worth through an ordinary blocking write, which waits for room. Plaintext only.
+     *
+     * @throws IOException when the file ends early, or the write fails (the client went away)
+     */
+    public void transferFrom(FileChannel file, long position, long count) throws IOException {
+        flush();
+        PlainTransport plain = (PlainTransport) transport;
+        WriteGate current = gate;
+        if (current != null) {
+            current.beforeWrite();
+        }
+        long done = 0;
+        try {
+            while (done < count) {
+                long n = plain.transferFrom(file, position + done, count - done);
+                if (n == 0) {
+                    n = waitForRoom(file, position + done, count - done);
+                }
+                done += n;
+            }
+        } catch (IOException e) {
+            throw e instanceof FileEndedException ? e : failed(e, current);
+        } finally {
+            if (current != null) {
+                current.afterWrite();
+            }
+            counts.countWritten((int) Math.min(Integer.MAX_VALUE, done));
+        }
+    }
+
+    /** The socket's buffer is full (or the file ended): one slice copied and written blocking, which waits for room. */
+    private long waitForRoom(FileChannel file, long position, long remaining) throws IOException {
+        ByteBuffer slice = borrowed();
+        slice.clear().limit((int) Math.min(slice.capacity(), remaining));
+        int n = file.read(slice, position);
+        if (n <= 0) {
+            slice.clear();
+            throw new FileEndedException("the file ended " + remaining + " bytes before the transfer did");
+        }
+        try {
+            transport.write(slice.array(), slice.arrayOffset(), n);
+        } finally {
+            slice.clear();
+        }
+        return n;
+    }
+
+    /** The file, not the client, failed a transfer: it ended early (changed while served). */
+    private static final class FileEndedException extends IOException {
+        FileEndedException(String message) {
+            super(message);
+        }
     }
 
     /** Whether a buffer is borrowed (for tests). */
