@@ -11,4 +11,5 @@ module dev.shuttle.server {
     exports dev.shuttle.server.routing;
     exports dev.shuttle.server.files;
     exports dev.shuttle.server.compress;
+    exports dev.shuttle.server.log;
 }
