@@ -32,10 +32,10 @@ import dev.shuttle.wire.http2.WindowUpdateFrame;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * HTTP/2 on one server connection (RFC 9113): the reader, which runs on the connection's thread, checks and dispatches
@@ -54,11 +54,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Http2Session extends KeepAliveTurns implements ProtocolSession {
     private static final System.Logger LOG = System.getLogger(Http2Session.class.getName());
-    /** A WINDOW_UPDATE smaller than this buys the client nothing worth the frame: it counts as a control frame. */
-    private static final int SMALL_WINDOW_UPDATE = 1024; // Tomcat's overheadWindowUpdateThreshold
-    /** After a GOAWAY for an error: how long to read and discard, so our close does not reset the GOAWAY away. */
-    private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long LINGER_MAX_BYTES = 256 * 1024;
     private static final long NONE = Long.MIN_VALUE;
 
     private final ServerConnection connection;
@@ -67,6 +62,8 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     private final Http2Limits limits = Http2Limits.serverDefaults();
     private final Http2Writer writer;
     private final Http2Streams streams;
+    private final HandlerSlots handlerSlots;
+    private final Goodbye goodbye;
     private final long writeTimeoutNanos;
     private final long bodyReadNanos;
 
@@ -77,24 +74,19 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     private Http2Settings peerSettings = Http2Settings.DEFAULTS;
     private boolean prefaceRead;
     private boolean settingsSent;
-    /** Stream resets the client sent or provoked (rapid reset, MadeYouReset). */
-    private final RateBudget resets;
-    /** SETTINGS, PING, PRIORITY, empty DATA and tiny WINDOW_UPDATE frames (control-frame floods). */
-    private final RateBudget controlFrames;
+    private final AbuseBudgets budgets;
+    /** Counts the reads that brought bytes: a stream reset in the read that opened it was never waited for. */
+    private long reads;
+    /** Bytes read and dropped while lingering. */
+    private long lingerDiscarded;
     /**
      * Since when a frame or a field block is incomplete ({@link #NONE} when none is): it must be complete within the
      * body-read timeout (a frame) or the header-read timeout (a field block), however slowly its bytes trickle in.
      */
     private long partialSince = NONE;
 
-    private final AtomicBoolean goAwaySent = new AtomicBoolean();
-    /** Our GOAWAY has been written (or its write failed): only then may the last handler close the connection. */
-    private volatile boolean goAwayWritten;
-    /** A connection error: the reading thread closes, lingering so the GOAWAY survives; handlers must not close. */
-    private volatile boolean closingAfterError;
     /** When a stream last opened or a handler last finished (context clock): the idle timeout runs from there. */
     private volatile long lastStreamActivityNanos;
-    private volatile boolean peerGoAway;
 
     public Http2Session(ServerConnection connection, Http2Options options) {
         this(connection, options, KeepAliveTurn.YIELD);
@@ -108,14 +100,15 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         this.writer = new Http2Writer(connection, context.buffers);
         this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
                 context::streams);
+        this.handlerSlots = new HandlerSlots(options.maxConcurrentStreams());
+        this.goodbye = new Goodbye(writer, streams, context::now, connection.id());
         this.writeTimeoutNanos = context.timeouts.write().toNanos();
         this.bodyReadNanos = context.timeouts.bodyRead().toNanos();
         this.reader = new Http2FrameReader(limits.maxFrameSize());
         this.blocks = new HeaderBlockAssembler(limits);
         this.decoder = new HpackDecoder(limits);
         this.lastStreamActivityNanos = context.now();
-        this.resets = new RateBudget(options.maxStreamResets(), options.resetWindow().toNanos());
-        this.controlFrames = new RateBudget(options.maxControlFramesPerSecond(), TimeUnit.SECONDS.toNanos(1));
+        this.budgets = new AbuseBudgets(options);
         connection.transport().shareWithWriters(); // handlers write while the reader reads
     }
 
@@ -135,7 +128,11 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         streams.peerInitialWindow(clientSettings.initialWindowSize());
         stream.declaredLength = 0;
         streams.remoteEnded(stream);
-        Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-1").start(() -> runHandler(stream, request));
+        try {
+            startHandler(stream, request);
+        } catch (Http2Exception e) {
+            throw new IllegalStateException("the first stream found no handler slot", e);
+        }
     }
 
     // ---- reader ----
@@ -143,12 +140,17 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     @Override
     public Next serve(long headDeadline) throws IOException {
         ConnectionInput input = connection.input();
+        reads++;
+        if (goodbye.phase() == Goodbye.Phase.LINGERING) {
+            return linger(input);
+        }
         if (!settingsSent) {
             sendSettings();
         }
         if (!prefaceRead && !readPreface(input, headDeadline)) {
-            goAway(Http2ErrorCode.PROTOCOL_ERROR, "invalid connection preface");
-            return Next.CLOSE;
+            goodbye.goAway(Http2ErrorCode.PROTOCOL_ERROR, "invalid connection preface");
+            goodbye.linger();
+            return linger(input);
         }
         input.usePerReadTimeout(context.bodyReadMillis); // a frame that started must finish within this
         while (true) {
@@ -180,15 +182,15 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
                 }
                 LOG.log(Level.DEBUG, "connection {0}: connection error {1}: {2}", connection.id(), failure.error(),
                         LogText.excerpt(failure.getMessage()));
-                closingAfterError = true;
-                goAway(failure.error(), failure.getMessage());
-                connection.closeLingering(LINGER_NANOS, LINGER_MAX_BYTES);
-                return Next.CLOSE;
+                goodbye.goAway(failure.error(), failure.getMessage());
+                goodbye.linger();
+                return linger(input);
             }
             Next next = awaitBytes(input);
             if (next != null) {
                 return next;
             }
+            reads++;
         }
     }
 
@@ -212,8 +214,9 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             } catch (SocketTimeoutException e) {
                 LOG.log(Level.DEBUG, "connection {0}: {1} not completed in time", connection.id(),
                         blocks.inProgress() ? "field block" : "frame");
-                goAway(Http2ErrorCode.NO_ERROR, "timeout");
-                return Next.CLOSE;
+                goodbye.goAway(Http2ErrorCode.NO_ERROR, "timeout");
+                goodbye.linger();
+                return linger(input);
             } finally {
                 input.usePerReadTimeout(context.bodyReadMillis);
             }
@@ -222,11 +225,12 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         if (n != 0) {
             return n < 0 ? Next.CLOSE : null;
         }
-        if ((goAwaySent.get() || peerGoAway) && streams.active() == 0) {
-            return Next.CLOSE;
+        goodbye.drainWaitOver();
+        goodbye.lingerIfDone();
+        if (goodbye.phase() == Goodbye.Phase.LINGERING) {
+            return linger(input);
         }
-        boolean draining = context.draining() && streams.active() > 0;
-        if (!context.parking || draining) {
+        if (!context.parking || context.draining()) {
             // Parking off (or impossible while the server shuts down): wait in a read, as thread-per-connection
             // servers do; the idle timeout applies only to a connection without open streams.
             return awaitInRead(input);
@@ -238,7 +242,10 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         return connection.toIdle() ? Next.PARK : Next.CLOSE;
     }
 
-    /** Waits in a blocking read until bytes come or no stream has run for an idle timeout (then GOAWAY). */
+    /**
+     * Waits in a blocking read until bytes come, the goodbye needs a step, or no stream has run for an idle timeout
+     * (then GOAWAY, and the connection lingers).
+     */
     private Next awaitInRead(ConnectionInput input) throws IOException {
         while (true) {
             input.usePerReadTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos())));
@@ -246,8 +253,12 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
                 return input.fill() < 0 ? Next.CLOSE : null;
             } catch (SocketTimeoutException e) {
                 if (idleTimedOut()) {
-                    goAway(Http2ErrorCode.NO_ERROR, "idle");
-                    return Next.CLOSE;
+                    goodbye.goAway(Http2ErrorCode.NO_ERROR, "idle");
+                }
+                goodbye.drainWaitOver();
+                goodbye.lingerIfDone();
+                if (goodbye.phase() == Goodbye.Phase.LINGERING) {
+                    return linger(input);
                 }
                 // streams still run, or one ended lately: read on
             } finally {
@@ -256,15 +267,38 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         }
     }
 
-    private Next fillBlocking(ConnectionInput input, long timeoutMillis) throws IOException {
-        input.usePerReadTimeout(timeoutMillis);
-        try {
-            return input.fill() < 0 ? Next.CLOSE : null;
-        } catch (SocketTimeoutException e) {
-            goAway(Http2ErrorCode.NO_ERROR, "idle");
-            return Next.CLOSE;
-        } finally {
-            input.usePerReadTimeout(context.bodyReadMillis);
+    /**
+     * After the half-close: reads and drops what the client still sends until it closes, the linger's time is up or
+     * it sent too much; parked meanwhile when the connection can park.
+     */
+    private Next linger(ConnectionInput input) throws IOException {
+        while (true) {
+            ByteBuffer buffer = input.buffer();
+            lingerDiscarded += buffer.remaining();
+            buffer.position(buffer.limit());
+            if (lingerDiscarded > Goodbye.LINGER_MAX_BYTES || goodbye.lingerOver()) {
+                return Next.CLOSE;
+            }
+            int n = input.fillNow();
+            if (n < 0) {
+                return Next.CLOSE;
+            }
+            if (n > 0) {
+                continue;
+            }
+            if (context.parking && !context.draining()) {
+                return connection.toIdle() ? Next.PARK : Next.CLOSE; // parked until the client closes, at most the rest
+            }
+            input.usePerReadTimeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(goodbye.nanosUntilNextStep())));
+            try {
+                if (input.fill() < 0) {
+                    return Next.CLOSE;
+                }
+            } catch (SocketTimeoutException | java.net.SocketException e) {
+                return Next.CLOSE;
+            } finally {
+                input.usePerReadTimeout(context.bodyReadMillis);
+            }
         }
     }
 
@@ -315,36 +349,43 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             case HeadersFrame headers -> headers(headers);
             case SettingsFrame settings -> settings(settings);
             case PingFrame ping -> {
-                if (!ping.ack()) {
-                    spendControlFrame();
+                if (ping.ack()) {
+                    goodbye.pingAcknowledged(ping.opaqueData());
+                } else {
+                    if (!writer.takeResponseActivity()) {
+                        budgets.controlFrame(context.now()); // a PING beside responses checks on them: free
+                    }
                     writer.frame(new PingFrame(ping.opaqueData(), true));
                 }
             }
             case WindowUpdateFrame update -> {
-                if (update.increment() < SMALL_WINDOW_UPDATE) {
-                    spendControlFrame();
+                if (!streams.windowUpdate(update.streamId(), update.increment())) {
+                    budgets.controlFrame(context.now()); // grows a window past what we sent: rare, unless a flood
                 }
-                streams.windowUpdate(update.streamId(), update.increment());
             }
             case RstStreamFrame reset -> {
                 if (streams.isIdle(reset.streamId())) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "RST_STREAM on idle stream " + reset.streamId());
                 }
+                // A client cancels what it no longer wants: free, unless the reset came in the very read that opened
+                // the stream (the rapid-reset pattern, CVE-2023-44487: no client waits for nothing). Either way its
+                // handler keeps its slot until it returns, which is what bounds the work (HandlerSlots).
                 Http2Stream target = streams.get(reset.streamId());
-                if (target != null && !target.headSent) {
-                    spendReset(); // before any answer: the rapid-reset pattern (CVE-2023-44487)
+                if (target != null && target.openedInRead == reads) {
+                    budgets.rapidReset(context.now());
                 }
-                // Else the client stops a response it has begun to get (a body closed unread), or resets a stream
-                // that has just finished on our side: ordinary events that cost reading the frame, nothing more.
                 creditConnection(streams.reset(reset.streamId(), reset.error(), true));
             }
-            case GoAwayFrame goAway -> peerGoAway = true;
+            case GoAwayFrame goAway -> {
+                goodbye.clientGoAway();
+                goodbye.lingerIfDone();
+            }
             case PushPromiseFrame push -> throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                     "a client must not send PUSH_PROMISE");
             case PriorityFrame priority -> {
                 // parsed and checked by the reader; ignored, as RFC 9113 deprecates the scheme, but not free
-                spendControlFrame();
+                budgets.controlFrame(context.now());
             }
             default -> {
                 // unknown frame types (and extensions) are ignored
@@ -356,7 +397,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         if (frame.ack()) {
             return;
         }
-        spendControlFrame();
+        budgets.controlFrame(context.now());
         Http2Settings previous = peerSettings;
         Http2Settings next = previous.apply(frame);
         peerSettings = next;
@@ -370,7 +411,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     private void data(DataFrame frame) throws IOException {
         int streamId = frame.streamId();
         if (!frame.endStream() && frame.data().remaining() == 0) {
-            spendControlFrame(); // carries nothing, ends nothing (CVE-2019-9518)
+            budgets.controlFrame(context.now()); // carries nothing, ends nothing (CVE-2019-9518)
         }
         try {
             creditConnection(streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(),
@@ -396,18 +437,22 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         // The block is decoded even for a stream that is refused: the HPACK tables must stay in step.
         Http2FieldCollector fields = Http2FieldCollector.forRequest(id);
         boolean fits = decoder.decode(frame.fragment(), fields::field);
-        if (goAwaySent.get() || streams.active() >= options.maxConcurrentStreams()) {
+        boolean goingAway = goodbye.refusesNewStreams();
+        if (goingAway || streams.open() >= options.maxConcurrentStreams()) {
             streams.refuse(id);
-            if (!goAwaySent.get()) {
-                spendReset(); // a client past the limit it was told: refusing it must not become a free loop
+            if (!goingAway) {
+                // A client past the limit it was told (our SETTINGS may not have reached it yet): refusing it must
+                // not become a free loop.
+                budgets.provokedReset(context.now());
             }
             writer.frame(new RstStreamFrame(id, Http2ErrorCode.REFUSED_STREAM));
             return;
         }
         Http2Stream stream = streams.open(id);
+        stream.openedInRead = reads;
         lastStreamActivityNanos = context.now();
         if (!fits) {
-            spendReset();
+            budgets.provokedReset(context.now());
             respondWithError(stream, frame.endStream(), 431, "request header fields too large");
             return;
         }
@@ -431,7 +476,13 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
                     + " bytes exceeds the limit of " + context.limits.maxRequestBodyBytes());
             return;
         }
-        Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-" + id).start(() -> runHandler(stream, head));
+        startHandler(stream, head);
+    }
+
+    /** Runs the stream's handler on a virtual thread of its own, now or once a handler slot is free. */
+    private void startHandler(Http2Stream stream, Http2RequestHead head) throws Http2Exception {
+        handlerSlots.admit(() -> Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-" + stream.id)
+                .start(() -> runHandler(stream, head)));
     }
 
     private static long declaredLength(int id, Http2RequestHead head, boolean endStream) throws Http2Exception {
@@ -465,6 +516,10 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         Http2Stream stream = streams.get(id);
         if (stream == null && streams.wasResetByUs(id)) {
             return; // sent before the client saw our reset (decoded above: the HPACK tables stay in step)
+        }
+        if (stream == null && streams.wasSkipped(id)) {
+            throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "HEADERS on stream " + id
+                    + ", lower than one the client opened after it");
         }
         if (stream == null) {
             throw Http2Exception.connectionError(Http2ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + id);
@@ -502,14 +557,17 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         Http2Request request = new Http2Request(head, body, connection);
         Http2Response response = new Http2Response(this, stream, "HEAD".equals(head.method()));
         try {
-            context.handler.handle(request, response);
-            response.finish();
+            if (stream.reset == null) { // a stream reset while it waited for a slot is not served
+                context.handler.handle(request, response);
+                response.finish();
+            }
         } catch (Throwable t) {
             handlerFailed(stream, request, response, body, t);
         } finally {
             Thread.interrupted(); // an interrupt left behind must not reach the next blocking call of this thread
             boolean unfinished = streams.handlerDone(stream);
             lastStreamActivityNanos = context.now();
+            handlerSlots.release();
             handled(stream, unfinished);
             // No re-park here when this was the last stream: a park with streams open lasts one idle timeout and
             // then looks again (parkedEnd), which costs nothing per request, where taking the channel back from the
@@ -590,14 +648,12 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     }
 
     /**
-     * After a GOAWAY (ours once written, or the client's), the last stream to finish closes the connection; not after
-     * a connection error, whose GOAWAY the reading thread sends and then closes lingering: a handler closing at once
-     * could close before the GOAWAY is written, or reset it away with the client's unread frames (found by the soak).
-     * Every caller of {@link #goAway} closes, or looks again, after writing it.
+     * After a GOAWAY (ours or the client's), the last stream to finish half-closes the connection, and a reader comes
+     * to read until the client closes ({@link Goodbye}).
      */
     private void closeIfFinished() {
-        if (!closingAfterError && (goAwayWritten || peerGoAway) && streams.active() == 0) {
-            connection.closeNow();
+        if (goodbye.lingerIfDone()) {
+            connection.requestReader();
         }
     }
 
@@ -605,7 +661,6 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
 
     void sendHeaders(Http2Stream stream, List<String> fields, boolean endStream) throws IOException {
         checkNotReset(stream);
-        stream.headSent = true;
         if (endStream) {
             // Recorded before the frame goes out: a client that answers END_STREAM at once (h2spec 5.1.12 sends
             // HEADERS again) must find the stream closed, not half-closed, when the reader gets there.
@@ -622,8 +677,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             throws IOException {
         checkNotReset(stream);
         if (length <= Http2Writer.MAX_DATA_FRAME && streams.tryTakeSendWindow(stream, length) == length) {
-            stream.headSent = true;
-            streams.localEnded(stream); // before the frames, as in sendHeaders
+                streams.localEnded(stream); // before the frames, as in sendHeaders
             writer.headersAndData(stream.id, fields, bytes, offset, length);
             return;
         }
@@ -673,20 +727,8 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
      * own RST_STREAM, or the client could reset streams for free by making us do it (MadeYouReset).
      */
     private void resetProvoked(int streamId, Http2ErrorCode code) throws Http2Exception {
-        spendReset();
+        budgets.provokedReset(context.now());
         resetStream(streamId, code);
-    }
-
-    private void spendReset() throws Http2Exception {
-        if (!resets.spend(context.now())) {
-            throw Http2Exception.connectionError(Http2ErrorCode.ENHANCE_YOUR_CALM, "too many stream resets");
-        }
-    }
-
-    private void spendControlFrame() throws Http2Exception {
-        if (!controlFrames.spend(context.now())) {
-            throw Http2Exception.connectionError(Http2ErrorCode.ENHANCE_YOUR_CALM, "too many control frames");
-        }
     }
 
     /** Resets the stream from our side with INTERNAL_ERROR (a response that broke its own length). */
@@ -723,42 +765,44 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
 
     // ---- lifecycle ----
 
-    /** Sends GOAWAY once, naming the last stream this connection processes. */
-    private void goAway(Http2ErrorCode code, String reason) {
-        if (goAwaySent.compareAndSet(false, true)) {
-            try {
-                // The debug data names the rule, never more than an excerpt of what the client sent.
-                writer.frame(new GoAwayFrame(streams.highestStreamId(), code,
-                        code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason)));
-            } catch (IOException e) {
-                LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connection.id(), e.toString());
-            } finally {
-                goAwayWritten = true;
-            }
-        }
-    }
-
     /**
-     * How long a park may last. With streams open, one idle timeout, after which the connection looks again
-     * ({@link #parkedEnd}): their handlers may end without a read, and the last one's write re-parks with the
-     * reader's deadline, so no park can be allowed to last for ever. Without streams, what is left of the idle
-     * timeout since the last stream ended.
+     * How long a park may last: until the goodbye's next step (the rest of the linger or of a drain's PING wait; 0
+     * when the connection must now close), else, with streams open, one idle timeout, after which the connection
+     * looks again ({@link #parkedEnd}): their handlers may end without a read, and the last one's write re-parks
+     * with the reader's deadline, so no park can be allowed to last for ever. Without streams, what is left of the
+     * idle timeout since the last stream ended.
      */
     @Override
     public long idleTimeoutNanos() {
+        long goodbyeStep = goodbye.nanosUntilNextStep();
+        if (goodbyeStep >= 0) {
+            return goodbyeStep;
+        }
         if (streams.active() > 0) {
             return context.idleNanos;
         }
         return Math.max(0, lastStreamActivityNanos + context.idleNanos - context.now());
     }
 
+    /**
+     * A parked connection was handed back at its deadline or for shutdown: take the goodbye's next step. The reader
+     * then serves on (to read the client's last frames, or to linger), unless the linger is over.
+     */
     @Override
     public boolean parkedEnd(ServerConnection.End reason) {
-        if (reason == ServerConnection.End.DEADLINE && !idleTimedOut()) {
-            return true; // streams still run, or one ended lately: park again with a fresh deadline
+        if (reason == ServerConnection.End.SHUTDOWN) {
+            goodbye.drain(); // normally sent already by shutdown(); a connection parked since then lands here
+            return true;
         }
-        goAway(Http2ErrorCode.NO_ERROR, reason.toString());
-        return reason == ServerConnection.End.SHUTDOWN && streams.active() > 0;
+        if (goodbye.phase() == Goodbye.Phase.LINGERING) {
+            return !goodbye.lingerOver();
+        }
+        if (idleTimedOut()) {
+            goodbye.goAway(Http2ErrorCode.NO_ERROR, reason.toString());
+        }
+        goodbye.drainWaitOver();
+        goodbye.lingerIfDone();
+        return true;
     }
 
     /** Idle timeout (Go's and Jetty's meaning for HTTP/2): no stream for a whole idle timeout. */
@@ -766,10 +810,10 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         return streams.active() == 0 && context.now() - lastStreamActivityNanos >= context.idleNanos;
     }
 
+    /** Graceful shutdown: the first GOAWAY and its PING; the reader takes the next steps. */
     @Override
     public void shutdown() {
-        goAway(Http2ErrorCode.NO_ERROR, "shutting down");
-        closeIfFinished();
+        goodbye.drain();
     }
 
     @Override
@@ -777,9 +821,10 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         return HttpVersion.HTTP_2;
     }
 
+    /** Streams whose handlers still run or wait, or a goodbye under way: the session closes the connection itself. */
     @Override
-    public boolean hasActiveStreams() {
-        return streams.active() > 0;
+    public boolean hasUnfinishedWork() {
+        return streams.active() > 0 || goodbye.inProgress();
     }
 
     @Override

@@ -33,8 +33,6 @@ final class Http2Stream {
 
     boolean remoteEnded;
     boolean localEnded;
-    /** The response head went out: a reset from the client after it stops an answer it has begun to get. */
-    volatile boolean headSent;
     /** RST_STREAM sent or received, or the connection failed: the code, null while not reset. Written under the lock,
      * volatile so a handler can look without it. */
     volatile Http2ErrorCode reset;
@@ -45,6 +43,14 @@ final class Http2Stream {
     /** Fired by the reset; made when the handler first asks for it. */
     Cancellation cancellation;
     boolean handlerDone;
+    /** No longer counted among the client's open streams (it closed once; see {@code Http2Streams.open()}). */
+    boolean closeCounted;
+    /** Octets of DATA sent on this stream that the client has not credited back with a WINDOW_UPDATE yet. */
+    long sendOwed;
+    /** A WINDOW_UPDATE arrived for this stream. */
+    boolean windowUpdated;
+    /** Which of the reader's reads brought the HEADERS that opened it. The reader's own, unguarded. */
+    long openedInRead;
 
     /** Body bytes received, not read yet; the first array is read from {@link #headOffset}. */
     final ArrayDeque<byte[]> inbound = new ArrayDeque<>(2);

@@ -45,6 +45,12 @@ final class Http2Streams {
     private final int localInitialWindow;
     /** Guarded by lock: the highest stream id the client opened; read for GOAWAY by any thread through the lock. */
     private int highestStreamId;
+    /** Guarded by lock: streams open as the client counts them (neither closed nor reset), for MAX_CONCURRENT_STREAMS. */
+    private int open;
+    /** Guarded by lock: octets of DATA sent on the connection that the client has not credited back yet. */
+    private long connectionSendOwed;
+    /** Guarded by lock: the lower stream ids the client skipped, which it can never open (RFC 9113 5.1.1). */
+    private final SkippedStreamIds skipped = new SkippedStreamIds();
     /** Guarded by lock: the connection ended; every wait fails from now on. */
     private boolean ended;
     /** Guarded by lock: connection window credit of a frame refused with an exception; see {@link #takeOwedCredit}. */
@@ -84,7 +90,9 @@ final class Http2Streams {
             Http2Stream stream = new Http2Stream(id, lock.newCondition(), peerInitialWindow, localInitialWindow);
             streams.put(id, stream);
             gauge.accept(1);
+            skipped.opened(highestStreamId, id);
             highestStreamId = id;
+            open++;
             return stream;
         } finally {
             lock.unlock();
@@ -95,6 +103,7 @@ final class Http2Streams {
     void refuse(int id) {
         lock.lock();
         try {
+            skipped.opened(highestStreamId, id);
             highestStreamId = Math.max(highestStreamId, id);
             rememberResetByUsLocked(id);
         } finally {
@@ -148,7 +157,33 @@ final class Http2Streams {
         }
     }
 
-    /** Streams counted against MAX_CONCURRENT_STREAMS: not closed, or with a handler still running. */
+    /**
+     * A lower id the client skipped when it opened a higher one: it was never opened, and never can be, so a frame that
+     * opens it is a connection PROTOCOL_ERROR (RFC 9113 5.1.1), not a frame on a closed stream.
+     */
+    boolean wasSkipped(int id) {
+        lock.lock();
+        try {
+            return skipped.contains(id);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Streams open as the client counts them against our MAX_CONCURRENT_STREAMS (RFC 9113 5.1.2): neither closed nor
+     * reset, whether or not a handler still runs for them.
+     */
+    int open() {
+        lock.lock();
+        try {
+            return open;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Streams not yet finished on our side: not closed, or with a handler still running (or waiting to run). */
     int active() {
         lock.lock();
         try {
@@ -252,7 +287,9 @@ final class Http2Streams {
     }
 
     private void endRemoteLocked(Http2Stream stream) throws Http2Exception {
+        assert lock.isHeldByCurrentThread();
         stream.remoteEnded = true;
+        countIfClosedLocked(stream);
         if (stream.declaredLength >= 0 && stream.received != stream.declaredLength) {
             throw Http2Exception.streamError(stream.id, Http2ErrorCode.PROTOCOL_ERROR, "body of " + stream.received
                     + " bytes, content-length " + stream.declaredLength);
@@ -275,6 +312,7 @@ final class Http2Streams {
             }
             stream.resetByPeer = byPeer;
             stream.reset = code;
+            countIfClosedLocked(stream);
             if (stream.cancellation != null) {
                 stream.cancellation.cancel(resetFailureLocked(stream));
             }
@@ -321,12 +359,21 @@ final class Http2Streams {
         return stream.resetFailure();
     }
 
-    /** WINDOW_UPDATE from the peer; on a stream already gone it is ignored (RFC 9113 6.9). */
-    void windowUpdate(int streamId, int increment) throws Http2Exception {
+    /**
+     * WINDOW_UPDATE from the peer; on a stream already gone it is ignored (RFC 9113 6.9).
+     *
+     * @return whether it is one a client sends in normal use, however small: credit back for DATA we sent (a client
+     *         that read or dropped a body), a stream's first update (a client growing each stream's window as it
+     *         opens it), or late credit for a stream that is gone; false when it grows a window beyond all that
+     */
+    boolean windowUpdate(int streamId, int increment) throws Http2Exception {
         lock.lock();
         try {
+            boolean ordinary;
             if (streamId == 0) {
                 connectionSend.increase(increment);
+                ordinary = increment <= connectionSendOwed;
+                connectionSendOwed = Math.max(0, connectionSendOwed - increment);
             } else {
                 Http2Stream stream = streams.get(streamId);
                 if (stream == null) {
@@ -334,11 +381,15 @@ final class Http2Streams {
                         throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                                 "WINDOW_UPDATE on idle stream " + streamId);
                     }
-                    return;
+                    return true;
                 }
                 stream.sendWindow.increase(increment);
+                ordinary = increment <= stream.sendOwed || !stream.windowUpdated;
+                stream.windowUpdated = true;
+                stream.sendOwed = Math.max(0, stream.sendOwed - increment);
             }
             windowOpened.signalAll();
+            return ordinary;
         } finally {
             lock.unlock();
         }
@@ -368,6 +419,7 @@ final class Http2Streams {
                     stream.connectionClosed = true;
                     stream.reset = Http2ErrorCode.CANCEL;
                 }
+                countIfClosedLocked(stream);
                 if (stream.cancellation != null) {
                     stream.cancellation.cancel(resetFailureLocked(stream));
                 }
@@ -488,8 +540,7 @@ final class Http2Streams {
                 }
                 int granted = Math.min(wanted, Math.min(stream.sendWindow.available(), connectionSend.available()));
                 if (granted > 0) {
-                    stream.sendWindow.consume(granted);
-                    connectionSend.consume(granted);
+                    consumeSendWindowLocked(stream, granted);
                     return granted;
                 }
                 if (left <= 0) {
@@ -519,12 +570,19 @@ final class Http2Streams {
                     || connectionSend.available() < wanted) {
                 return 0;
             }
-            stream.sendWindow.consume(wanted);
-            connectionSend.consume(wanted);
+            consumeSendWindowLocked(stream, wanted);
             return wanted;
         } finally {
             lock.unlock();
         }
+    }
+
+    private void consumeSendWindowLocked(Http2Stream stream, int length) {
+        assert lock.isHeldByCurrentThread();
+        stream.sendWindow.consume(length);
+        connectionSend.consume(length);
+        stream.sendOwed += length;
+        connectionSendOwed += length;
     }
 
     /** Our END_STREAM went out. */
@@ -532,6 +590,7 @@ final class Http2Streams {
         lock.lock();
         try {
             stream.localEnded = true;
+            countIfClosedLocked(stream);
             removeIfDoneLocked(stream);
         } finally {
             lock.unlock();
@@ -564,7 +623,17 @@ final class Http2Streams {
         }
     }
 
+    /** The stream just closed (both ends, or reset): it no longer counts against MAX_CONCURRENT_STREAMS. Once. */
+    private void countIfClosedLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        if (!stream.closeCounted && stream.isClosed()) {
+            stream.closeCounted = true;
+            open--;
+        }
+    }
+
     private void removeIfDoneLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
         if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id) != null) {
             gauge.accept(-1);
             if (stream.reset != null && !stream.resetByPeer) {
@@ -574,11 +643,13 @@ final class Http2Streams {
     }
 
     private void rememberResetByUsLocked(int id) {
+        assert lock.isHeldByCurrentThread();
         resetByUs[resetByUsNext] = id;
         resetByUsNext = (resetByUsNext + 1) % RECENT_RESETS;
     }
 
     private boolean wasResetByUsLocked(int id) {
+        assert lock.isHeldByCurrentThread();
         for (int resetId : resetByUs) {
             if (resetId == id) {
                 return true;
@@ -602,6 +673,7 @@ final class Http2Streams {
 
     /** Counts {@code n} octets of the connection window as consumed; returns the WINDOW_UPDATE increment, or 0. */
     private int creditConnectionLocked(int n) {
+        assert lock.isHeldByCurrentThread();
         if (n <= 0) {
             return 0;
         }

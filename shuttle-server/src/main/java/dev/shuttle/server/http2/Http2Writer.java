@@ -35,6 +35,10 @@ final class Http2Writer {
     private final HpackEncoder encoder = new HpackEncoder();
     /** Guarded by writeLock: the peer's SETTINGS_MAX_FRAME_SIZE, for splitting header blocks. */
     private int peerMaxFrameSize = Http2Settings.MIN_MAX_FRAME_SIZE;
+    /** Guarded by writeLock: we half-closed; later writes fail without touching the socket or closing it. */
+    private boolean outputShut;
+    /** A response's HEADERS or DATA went out since the reader last asked ({@link #takeResponseActivity}). */
+    private volatile boolean responseActivity;
 
     Http2Writer(ServerConnection connection, BufferPool buffers) {
         this.connection = connection;
@@ -76,6 +80,39 @@ final class Http2Writer {
         });
     }
 
+    /**
+     * Whether a response's HEADERS or DATA went out since the last call: a PING then comes from a client checking a
+     * connection that serves it (keep-alive, bandwidth probes), not from one that only wants to be answered.
+     */
+    boolean takeResponseActivity() {
+        boolean active = responseActivity;
+        responseActivity = false;
+        return active;
+    }
+
+    /**
+     * Half-closes the connection after what was written: the client reads the end of the stream (a TLS close_notify,
+     * then FIN), while its own bytes can still be read, so closing later sends no reset that could destroy the tail of
+     * what we wrote. Later control frames are dropped, and a response's frames fail with an IOException, leaving
+     * the connection to the reader. Idempotent.
+     */
+    void shutdownOutput() throws IOException {
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            try {
+                if (!outputShut) {
+                    outputShut = true;
+                    connection.transport().shutdownOutput();
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
+    }
+
     /** A control frame (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY) or any small frame. */
     void frame(Http2Frame frame) throws IOException {
         writePooled(out -> Http2FrameWriter.write(out, frame));
@@ -90,17 +127,26 @@ final class Http2Writer {
         });
     }
 
-    /** One write of what {@code encoding} puts into a pooled buffer, through the park gate and under the lock. */
+    /**
+     * One write of what {@code encoding} puts into a pooled buffer, through the park gate and under the lock. After
+     * the half-close such control frames are dropped: the connection is closing, and nothing would read them.
+     */
     private void writePooled(Encoding encoding) throws IOException {
         connection.beginWrite();
         try {
             writeLock.lock();
-            ByteBuffer out = buffers.acquire();
             try {
-                encoding.into(out);
-                flip(out);
+                if (outputShut) {
+                    return;
+                }
+                ByteBuffer out = buffers.acquire();
+                try {
+                    encoding.into(out);
+                    flip(out);
+                } finally {
+                    buffers.release(out);
+                }
             } finally {
-                buffers.release(out);
                 writeLock.unlock();
             }
         } finally {
@@ -144,6 +190,7 @@ final class Http2Writer {
                         + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
                 out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
                 Http2FrameWriter.writeHeaderBlock(out, streamId, block, endStream, peerMaxFrameSize);
+                responseActivity = true;
                 if (bytes != null) {
                     Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
                             streamId);
@@ -176,6 +223,7 @@ final class Http2Writer {
                 Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA,
                         endStream ? Http2Frame.FLAG_END_STREAM : 0, streamId);
                 out.put(bytes, offset, length);
+                responseActivity = true;
                 flip(out);
             } finally {
                 buffers.release(out);
@@ -186,8 +234,15 @@ final class Http2Writer {
         }
     }
 
-    /** Writes {@code out} (write mode) to the transport; a failure closes the connection, whose streams then fail. */
+    /**
+     * Writes {@code out} (write mode) to the transport, under the write lock; a failure closes the connection, whose
+     * streams then fail, unless we half-closed it: then the reader closes it once the client has read what we sent.
+     */
     private void flip(ByteBuffer out) throws IOException {
+        assert writeLock.isHeldByCurrentThread();
+        if (outputShut) {
+            throw new IOException("connection " + connection.id() + " is closing: no more frames");
+        }
         out.flip();
         try {
             int length = out.remaining();
