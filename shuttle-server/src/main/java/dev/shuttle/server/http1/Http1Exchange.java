@@ -133,11 +133,11 @@ final class Http1Exchange {
         IOException bodyFailure = requestBody.failure();
         boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
         IOException writeFailure = output.failure();
-        if (writeFailure != null && causedBy(failure, writeFailure)) {
+        if ((writeFailure != null && causedBy(failure, writeFailure)) || clientGone(failure)) {
             // The client went away (reset, broken pipe, write timeout), however the handler wrapped it: an ordinary
             // event, and nothing can be answered any more.
             LOG.log(Level.DEBUG, "connection {0}: client went away during the response to {1} {2}: {3}",
-                    connection.id(), head.method(), LogText.excerpt(head.target()), writeFailure.toString());
+                    connection.id(), head.method(), LogText.excerpt(head.target()), failure.toString());
             return Outcome.CLOSE;
         }
         if (response.isCommitted()) {
@@ -173,6 +173,16 @@ final class Http1Exchange {
             return Outcome.CLOSE; // the client went away meanwhile
         }
         return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
+    }
+
+    /** A failure the client's leaving caused, whichever code noticed it (a write, a read, the cancellation). */
+    private static boolean clientGone(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ClientGoneException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean causedBy(Throwable failure, Throwable cause) {
