@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.shuttle.client.DrainOutcome;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.server.Cancellation;
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.routing.Router;
@@ -237,7 +238,7 @@ class ReverseProxyTest {
                     .getBytes(StandardCharsets.US_ASCII));
             awaitTrue(() -> upstream.stats().requests() == 1);
         } // the downstream leaves; the proxy cancels its exchange, which closes that upstream connection
-        assertThat(upstreamCancelled.get(10, TimeUnit.SECONDS)).isInstanceOf(dev.shuttle.server.ClientGoneException.class);
+        assertThat(upstreamCancelled.get(10, TimeUnit.SECONDS)).isInstanceOf(ClientGoneException.class);
     }
 
     @Test

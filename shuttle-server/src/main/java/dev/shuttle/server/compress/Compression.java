@@ -144,8 +144,8 @@ public final class Compression {
         }
 
         /**
-         * Default 1024 bytes: a smaller body fits a packet either way, and gzip's header, trailer and CPU cost more than
-         * they save (Go's gziphandler uses 1400, nginx's {@code gzip_min_length} 20, Jetty 32).
+         * Default 1024 bytes: a smaller body fits a packet either way, and gzip's header, trailer and CPU cost more
+         * than they save (Go's gziphandler uses 1400, nginx's {@code gzip_min_length} 20, Jetty 32).
          */
         public Builder minimumBytes(int bytes) {
             if (bytes < 0) {

@@ -277,7 +277,8 @@ public final class FileServer implements Handler {
 
     private static String boundary() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        return Long.toHexString(random.nextLong() | Long.MIN_VALUE) + Long.toHexString(random.nextLong() | Long.MIN_VALUE);
+        return Long.toHexString(random.nextLong() | Long.MIN_VALUE)
+                + Long.toHexString(random.nextLong() | Long.MIN_VALUE);
     }
 
     /** Hand-written builder; every option has a default. */

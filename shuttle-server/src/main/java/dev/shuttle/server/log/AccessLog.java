@@ -28,12 +28,13 @@ import java.util.function.Consumer;
  * </pre>
  *
  * The request line carries the protocol ({@code HTTP/2.0} for HTTP/2, as nginx and Go write it); the status is the
- * one sent (500 when the handler failed before answering, nginx's 499 when the client went away first); bytes are the body bytes the handler's response sent on
- * (after compression, when {@code Compression} is inside this middleware), {@code -} for none; the last field is the
- * duration in seconds with millisecond precision, from the request's arrival at this middleware to the end of its
- * response. Quoted fields escape {@code "}, {@code \}, control and non-ASCII bytes as {@code \xHH}, so a request
- * cannot forge a log line. Lines go to {@code System.Logger} {@code dev.shuttle.server.access} at INFO unless a sink
- * is given. Off unless added: a server logs nothing per request by default.
+ * one sent (500 when the handler failed before answering, nginx's 499 when the client went away first); bytes are the
+ * body bytes the handler's response sent on (after compression, when {@code Compression} is inside this middleware),
+ * {@code -} for none; the last field is the duration in seconds with millisecond precision, from the request's
+ * arrival at this middleware to the end of its response. Quoted fields escape {@code "}, {@code \}, control and
+ * non-ASCII bytes as {@code \xHH}, so a request cannot forge a log line. Lines go to {@code System.Logger}
+ * {@code dev.shuttle.server.access} at INFO unless a sink is given. Off unless added: a server logs nothing per
+ * request by default.
  */
 public final class AccessLog {
     /** The logger the lines go to by default. */

@@ -26,12 +26,14 @@ class PercentDecoderTest {
     void strictModeRefusesMalformedEscapesAndNonUtf8() {
         assertThatThrownBy(() -> PercentDecoder.decode("a%zzb", false, true))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("malformed");
-        assertThatThrownBy(() -> PercentDecoder.decode("a%4", false, true)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PercentDecoder.decode("a%4", false, true))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> PercentDecoder.decode("%", false, true)).isInstanceOf(IllegalArgumentException.class);
         // Overlong "." (the IIS and Tomcat traversal encodings) and a lone continuation byte are not UTF-8.
         assertThatThrownBy(() -> PercentDecoder.decode("%c0%ae%c0%ae", false, true))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not UTF-8");
-        assertThatThrownBy(() -> PercentDecoder.decode("%80", false, true)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PercentDecoder.decode("%80", false, true))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -121,7 +121,8 @@ class FileServerTest {
 
     @Test
     void unsatisfiableRangesAre416WithTheSize() throws Exception {
-        for (String range : new String[] {"bytes=36-", "bytes=100-200", "bytes=5-2", "bytes=x-1", "bytes=", "bytes=-0"}) {
+        for (String range : new String[] {"bytes=36-", "bytes=100-200", "bytes=5-2", "bytes=x-1", "bytes=",
+                "bytes=-0"}) {
             RawResponse response = get("/a.txt", "Range", range);
             assertThat(response.status()).as(range).isEqualTo(416);
             assertThat(response.header("Content-Range")).as(range).isEqualTo("bytes */36");

@@ -67,7 +67,8 @@ class AccessLogTest {
             connection.readResponse();
         }
         assertThat(lines).singleElement().asString()
-                .matches("127\\.0\\.0\\.1 - - \\[01/May/2024:10:00:00 \\+0000\\] \"GET /x HTTP/1\\.0\" 200 3 \\d+\\.\\d{3}");
+                .matches("127\\.0\\.0\\.1 - - \\[01/May/2024:10:00:00 \\+0000\\] "
+                        + "\"GET /x HTTP/1\\.0\" 200 3 \\d+\\.\\d{3}");
     }
 
     @Test
