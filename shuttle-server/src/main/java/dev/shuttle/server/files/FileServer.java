@@ -106,7 +106,7 @@ public final class FileServer implements Handler {
         }
         if (entry.isDirectory()) {
             if (!trailingSlash && !names.isEmpty()) {
-                redirect(request, response, names.getLast() + "/");
+                redirect(request, response, DirectoryListing.encodeSegment(names.getLast()) + "/");
                 return;
             }
             FileEntry index = null;
@@ -126,7 +126,8 @@ public final class FileServer implements Handler {
             return;
         }
         if (trailingSlash) {
-            redirect(request, response, "../" + names.getLast()); // a file is not a directory: drop the slash
+            // a file is not a directory: drop the slash
+            redirect(request, response, "../" + DirectoryListing.encodeSegment(names.getLast()));
             return;
         }
         if (indexFile != null && names.getLast().equals(indexFile)) {
@@ -264,7 +265,10 @@ public final class FileServer implements Handler {
         }
     }
 
-    /** A relative redirect, so it works under whatever prefix the server was mounted. */
+    /**
+     * A relative redirect, so it works under whatever prefix the server was mounted; {@code relative} is encoded
+     * already (a name's segment), and so is the query as it came.
+     */
     private static void redirect(Request request, Response response, String relative) throws IOException {
         String query = request.query();
         response.header("Location", query == null ? relative : relative + "?" + query);

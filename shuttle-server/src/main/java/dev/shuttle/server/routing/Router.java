@@ -6,6 +6,7 @@ import dev.shuttle.server.Request;
 import dev.shuttle.server.Response;
 import dev.shuttle.server.routing.RoutingTree.Match;
 import dev.shuttle.server.routing.RoutingTree.Route;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -198,10 +199,34 @@ public final class Router implements Handler {
     /** 301 for GET and HEAD (what Go sends); 308 otherwise, so the client repeats the method and body. */
     private static void redirect(Request request, Response response, String path) throws Exception {
         String query = request.query();
-        String location = query == null ? path : path + "?" + query;
+        String location = visibleAscii(query == null ? path : path + "?" + query);
         boolean safe = request.method().equals("GET") || request.method().equals("HEAD");
         response.header("Location", location);
         response.send(safe ? 301 : 308, (safe ? "301 moved permanently" : "308 permanent redirect") + "\n");
+    }
+
+    /**
+     * The target as a field value: characters outside visible ASCII (which an HTTP/1.1 request line cannot carry, but
+     * an HTTP/2 {@code :path} might) percent-encoded as UTF-8.
+     */
+    private static String visibleAscii(String target) {
+        for (int i = 0; i < target.length(); i++) {
+            char c = target.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                StringBuilder out = new StringBuilder(target.length() + 16).append(target, 0, i);
+                for (byte b : target.substring(i).getBytes(StandardCharsets.UTF_8)) {
+                    int v = b & 0xff;
+                    if (v <= 0x20 || v >= 0x7f) {
+                        out.append('%').append(Character.toUpperCase(Character.forDigit(v >> 4, 16)))
+                                .append(Character.toUpperCase(Character.forDigit(v & 0xf, 16)));
+                    } else {
+                        out.append((char) v);
+                    }
+                }
+                return out.toString();
+            }
+        }
+        return target;
     }
 
     private static void notFound(Request request, Response response) throws Exception {

@@ -175,6 +175,8 @@ class FileServerTest {
         assertThat(get("/docs/index.html").header("Location")).isEqualTo("./");
         assertThat(get("/a.txt/").header("Location")).isEqualTo("../a.txt");
         assertThat(get("/docs/inner/").status()).isEqualTo(404); // no index, listing off
+        Files.createDirectories(root.resolve("my dir"));
+        assertThat(get("/my%20dir").header("Location")).isEqualTo("my%20dir/"); // a name, encoded again
         assertThat(get("/missing.txt").status()).isEqualTo(404);
     }
 
