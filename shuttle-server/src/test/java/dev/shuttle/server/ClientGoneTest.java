@@ -103,7 +103,7 @@ class ClientGoneTest {
             assertThat(handlerWaits.await(10, TimeUnit.SECONDS)).isTrue();
             connection.send("GET /second HTTP/1.1\r\nHost: t\r\n\r\n");
             // The watch reads the second request off the socket (and says so at TRACE) while the first still runs.
-            CommittedFailureTest.awaitTrue(() -> log.entries().stream()
+            Await.until(() -> log.entries().stream()
                     .anyMatch(e -> e.message().contains("the next request arrived while the handler ran")));
             release.countDown();
             RawResponse first = connection.readResponse();

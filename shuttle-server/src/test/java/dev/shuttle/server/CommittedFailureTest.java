@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -126,27 +124,16 @@ class CommittedFailureTest {
             assertThat(connection.readLine()).startsWith("HTTP/1.1 200");
             connection.socket().setSoLinger(true, 0); // a reset, as a browser tab closed mid-download
         }
-        awaitTrue(() -> server.stats().closed() == 1);
+        Await.until(() -> server.stats().closed() == 1);
         assertThat(log.warnings()).isEmpty();
     }
 
     private void assertOneWarning(String text) {
-        awaitTrue(() -> !log.warnings().isEmpty());
+        Await.until(() -> !log.warnings().isEmpty());
         List<LogCapture.Entry> warnings = log.warnings();
         assertThat(warnings).hasSize(1);
         assertThat(warnings.getFirst().level()).isEqualTo(Level.WARNING);
         assertThat(warnings.getFirst().message()).contains("after committing");
         assertThat(String.valueOf(warnings.getFirst().thrown())).contains(text);
-    }
-
-    static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 10 s");
-            }
-            Thread.onSpinWait();
-            Thread.yield();
-        }
     }
 }

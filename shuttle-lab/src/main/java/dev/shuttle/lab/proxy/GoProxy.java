@@ -35,17 +35,7 @@ final class GoProxy implements RunningProxy {
 
     /** The go tool, or null when it is not installed. */
     static Path binary() {
-        for (String entry : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, "go"))) {
-                return Path.of(entry, "go");
-            }
-        }
-        for (Path place : List.of(Path.of("/usr/lib/go/bin/go"), Path.of("/usr/local/go/bin/go"))) {
-            if (Files.isExecutable(place)) {
-                return place;
-            }
-        }
-        return null;
+        return ChildTool.find("go", List.of(Path.of("/usr/lib/go/bin/go"), Path.of("/usr/local/go/bin/go")));
     }
 
     static GoProxy start(Path go, int upstreamPort) throws IOException {
@@ -101,16 +91,7 @@ final class GoProxy implements RunningProxy {
 
     @Override
     public void close() {
-        List<ProcessHandle> children = process.descendants().toList(); // go run's compiled program
-        process.destroy();
-        children.forEach(ProcessHandle::destroy);
-        try {
-            process.waitFor(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        children.forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        ChildTool.stop(process);
         LabFiles.deleteTree(dir);
     }
 }

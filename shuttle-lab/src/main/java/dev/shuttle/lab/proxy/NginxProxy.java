@@ -35,14 +35,9 @@ final class NginxProxy implements RunningProxy {
         this.version = version;
     }
 
-    /** The nginx binary, or null when none is installed. */
+    /** The nginx binary, or null when none is installed (sbin is not on every user's PATH). */
     static Path binary() {
-        for (String entry : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, "nginx"))) {
-                return Path.of(entry, "nginx");
-            }
-        }
-        return PLACES.stream().filter(Files::isExecutable).findFirst().orElse(null);
+        return ChildTool.find("nginx", PLACES);
     }
 
     static NginxProxy start(Path nginx, int upstreamPort) throws IOException {
@@ -154,16 +149,7 @@ final class NginxProxy implements RunningProxy {
 
     @Override
     public void close() {
-        List<ProcessHandle> workers = process.descendants().toList();
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        workers.forEach(ProcessHandle::destroyForcibly);
+        ChildTool.stop(process);
         LabFiles.deleteTree(dir);
     }
 }

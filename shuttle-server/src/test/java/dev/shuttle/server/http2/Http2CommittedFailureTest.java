@@ -2,6 +2,7 @@ package dev.shuttle.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shuttle.server.Await;
 import dev.shuttle.server.Handler;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.LogCaptureAccess;
@@ -9,8 +10,6 @@ import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +57,7 @@ class Http2CommittedFailureTest {
             assertThat(outcome.status()).isEqualTo(200);
             assertThat(outcome.resetCode()).isEqualTo(Http2ErrorCode.INTERNAL_ERROR.code());
         }
-        awaitTrue(() -> !log.warnings().isEmpty());
+        Await.until(() -> !log.warnings().isEmpty());
         assertThat(log.warnings()).singleElement().asString().contains("after committing").contains("Content-Length");
     }
 
@@ -91,18 +90,8 @@ class Http2CommittedFailureTest {
             client.send(client.request(1, "/", true));
             client.awaitHead(1);
             client.send(new RstStreamFrame(1, Http2ErrorCode.CANCEL));
-            awaitTrue(() -> server.stats().streams() == 0);
+            Await.until(() -> server.stats().streams() == 0);
         }
         assertThat(log.warnings()).isEmpty();
-    }
-
-    private static void awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 10 s");
-            }
-            Thread.yield();
-        }
     }
 }
