@@ -2,6 +2,7 @@ package dev.shuttle.server.http1;
 
 import dev.shuttle.server.Cancellation;
 import dev.shuttle.server.ClientGoneException;
+import dev.shuttle.server.core.Failures;
 import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
@@ -131,9 +132,9 @@ final class Http1Exchange {
 
     private Outcome handlerFailed(Throwable failure) throws IOException {
         IOException bodyFailure = requestBody.failure();
-        boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
+        boolean fromBody = bodyFailure != null && Failures.causedBy(failure, bodyFailure);
         IOException writeFailure = output.failure();
-        if ((writeFailure != null && causedBy(failure, writeFailure)) || clientGone(failure)) {
+        if ((writeFailure != null && Failures.causedBy(failure, writeFailure)) || Failures.clientGone(failure)) {
             // The client went away (reset, broken pipe, write timeout), however the handler wrapped it: an ordinary
             // event, and nothing can be answered any more.
             LOG.log(Level.DEBUG, "connection {0}: client went away during the response to {1} {2}: {3}",
@@ -175,24 +176,6 @@ final class Http1Exchange {
         return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
     }
 
-    /** A failure the client's leaving caused, whichever code noticed it (a write, a read, the cancellation). */
-    private static boolean clientGone(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof ClientGoneException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean causedBy(Throwable failure, Throwable cause) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t == cause) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /** The unread-body rule, after a complete response. */
     private Outcome afterResponse() {

@@ -1,6 +1,7 @@
 package dev.shuttle.server.http2;
 
 import dev.shuttle.server.Http2Options;
+import dev.shuttle.server.core.Failures;
 import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.KeepAliveTurns;
 import dev.shuttle.server.core.LogText;
@@ -582,7 +583,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         if (response.isCommitted()) {
             // The client sees the stream reset, never a complete-looking wrong response. Logged once: at WARNING as
             // the handler's fault, unless the client or the connection broke the exchange.
-            boolean clientFault = fromBody
+            boolean clientFault = fromBody || Failures.clientGone(failure)
                     || (response.sendFailure() != null && causedBy(failure, response.sendFailure()));
             LOG.log(clientFault ? Level.DEBUG : Level.WARNING, "connection " + connection.id() + " stream "
                     + stream.id + ": handler failed after committing the response to " + request
