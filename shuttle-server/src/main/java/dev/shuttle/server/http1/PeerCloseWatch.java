@@ -77,12 +77,13 @@ final class PeerCloseWatch implements ReadinessWatcher.Parkable, WriteGate {
         if (Thread.currentThread() != owner || cancellation.isCancelled()) {
             return;
         }
-        if (connection.input().hasBufferedInput()) {
-            stop();
-            return;
-        }
+        boolean clientSentMore = connection.input().hasBufferedInput();
         lock.lock();
         try {
+            if (clientSentMore) {
+                stopped = true; // the channel is the owner's (IDLE): nothing to take back, and nothing to drop
+                return;
+            }
             if (stopped || state != State.IDLE) {
                 return;
             }

@@ -102,6 +102,7 @@ public final class ConnectionOutput extends OutputStream {
                     n = waitForRoom(file, position + done, count - done);
                 }
                 done += n;
+                counts.countWritten((int) n); // a slice: at most one pooled buffer or one transferTo slice
             }
         } catch (IOException e) {
             throw e instanceof FileEndedException ? e : failed(e, current);
@@ -109,7 +110,6 @@ public final class ConnectionOutput extends OutputStream {
             if (current != null) {
                 current.afterWrite();
             }
-            counts.countWritten((int) Math.min(Integer.MAX_VALUE, done));
         }
     }
 
