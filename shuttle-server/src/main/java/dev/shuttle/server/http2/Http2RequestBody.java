@@ -1,5 +1,6 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.Cancellation;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http1.Http1Exception;
 import java.io.IOException;
@@ -82,6 +83,10 @@ final class Http2RequestBody extends InputStream {
     /** The first read failure, or null. */
     IOException failure() {
         return failure;
+    }
+
+    Cancellation cancellation() {
+        return session.streams().cancellation(stream);
     }
 
     long declaredLength() {

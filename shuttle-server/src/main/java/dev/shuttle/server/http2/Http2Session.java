@@ -1,6 +1,7 @@
 package dev.shuttle.server.http2;
 
 import dev.shuttle.server.Http2Options;
+import dev.shuttle.server.core.Failures;
 import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.KeepAliveTurns;
 import dev.shuttle.server.core.LogText;
@@ -578,20 +579,27 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     private void handlerFailed(Http2Stream stream, Http2Request request, Http2Response response,
                                Http2RequestBody body, Throwable failure) {
         IOException bodyFailure = body.failure();
+        boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
+        if (response.isCommitted()) {
+            // The client sees the stream reset, never a complete-looking wrong response. Logged once: at WARNING as
+            // the handler's fault, unless the client or the connection broke the exchange.
+            boolean clientFault = fromBody || Failures.clientGone(failure)
+                    || (response.sendFailure() != null && causedBy(failure, response.sendFailure()));
+            LOG.log(clientFault ? Level.DEBUG : Level.WARNING, "connection " + connection.id() + " stream "
+                    + stream.id + ": handler failed after committing the response to " + request
+                    + "; resetting the stream", failure);
+            if (stream.reset == null) {
+                resetStream(stream.id, Http2ErrorCode.INTERNAL_ERROR);
+            }
+            return;
+        }
         if (stream.reset != null) {
             LOG.log(Level.DEBUG, "stream {0} of connection {1} reset while its handler ran: {2}", stream.id,
                     connection.id(), failure.toString());
             return;
         }
-        if (response.isCommitted()) {
-            Level level = failure instanceof IOException ? Level.DEBUG : Level.WARNING;
-            LOG.log(level, "connection " + connection.id() + " stream " + stream.id + ": handler failed after"
-                    + " committing the response to " + request + "; resetting the stream", failure);
-            resetStream(stream.id, Http2ErrorCode.INTERNAL_ERROR);
-            return;
-        }
         int status = 500;
-        if (bodyFailure != null && causedBy(failure, bodyFailure)) {
+        if (fromBody) {
             status = bodyFailure instanceof dev.shuttle.wire.http1.Http1Exception http1 ? http1.status()
                     : bodyFailure instanceof SocketTimeoutException ? 408 : 400;
         } else {
@@ -711,7 +719,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
 
     private void checkNotReset(Http2Stream stream) throws IOException {
         if (stream.reset != null) {
-            throw new IOException("stream " + stream.id + " was reset: " + stream.reset);
+            throw streams.resetFailure(stream);
         }
     }
 

@@ -1,9 +1,12 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.Cancellation;
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Window;
 import dev.shuttle.wire.http2.WindowUpdatePolicy;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 
@@ -35,6 +38,10 @@ final class Http2Stream {
     volatile Http2ErrorCode reset;
     /** The reset came from the client's RST_STREAM (then its later frames are errors, not stragglers). */
     boolean resetByPeer;
+    /** The reset is the connection's end, not a frame. */
+    boolean connectionClosed;
+    /** Fired by the reset; made when the handler first asks for it. */
+    Cancellation cancellation;
     boolean handlerDone;
     /** No longer counted among the client's open streams (it closed once; see {@code Http2Streams.open()}). */
     boolean closeCounted;
@@ -62,6 +69,17 @@ final class Http2Stream {
         this.sendWindow = new Http2Window(id, sendWindow);
         this.receiveWindow = new Http2Window(id, receiveWindow);
         this.receivePolicy = new WindowUpdatePolicy(receiveWindow);
+    }
+
+    /** Why a reset stream's reads and writes fail: the client went away (RST_STREAM, connection end), or our reset. */
+    IOException resetFailure() {
+        if (resetByPeer) {
+            return new ClientGoneException("the client reset stream " + id + " (" + reset + ")");
+        }
+        if (connectionClosed) {
+            return new ClientGoneException("the connection of stream " + id + " closed");
+        }
+        return new IOException("stream " + id + " reset: " + reset);
     }
 
     boolean isClosed() {

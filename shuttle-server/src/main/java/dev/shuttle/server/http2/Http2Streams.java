@@ -1,5 +1,7 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.Cancellation;
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Exception;
 import dev.shuttle.wire.http2.Http2Settings;
@@ -308,9 +310,12 @@ final class Http2Streams {
             if (stream == null || stream.reset != null) {
                 return 0;
             }
-            stream.reset = code;
             stream.resetByPeer = byPeer;
+            stream.reset = code;
             countIfClosedLocked(stream);
+            if (stream.cancellation != null) {
+                stream.cancellation.cancel(resetFailureLocked(stream));
+            }
             int credit = creditConnectionLocked(stream.buffered);
             stream.inbound.clear();
             stream.buffered = 0;
@@ -321,6 +326,37 @@ final class Http2Streams {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The stream's cancellation signal, made on the first request for it; fired already if it was reset. */
+    Cancellation cancellation(Http2Stream stream) {
+        lock.lock();
+        try {
+            if (stream.cancellation == null) {
+                stream.cancellation = Cancellation.create();
+                if (stream.reset != null) {
+                    stream.cancellation.cancel(resetFailureLocked(stream));
+                }
+            }
+            return stream.cancellation;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What a reset stream's body reads and writes throw. */
+    IOException resetFailure(Http2Stream stream) {
+        lock.lock();
+        try {
+            return resetFailureLocked(stream);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private IOException resetFailureLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        return stream.resetFailure();
     }
 
     /**
@@ -380,9 +416,13 @@ final class Http2Streams {
             ended = true;
             for (Http2Stream stream : streams.values()) {
                 if (stream.reset == null) {
+                    stream.connectionClosed = true;
                     stream.reset = Http2ErrorCode.CANCEL;
                 }
                 countIfClosedLocked(stream);
+                if (stream.cancellation != null) {
+                    stream.cancellation.cancel(resetFailureLocked(stream));
+                }
                 stream.changed.signalAll();
             }
             windowOpened.signalAll();
@@ -407,7 +447,7 @@ final class Http2Streams {
             long left = timeoutNanos;
             while (stream.buffered == 0) {
                 if (stream.reset != null) {
-                    throw new IOException("stream " + stream.id + " reset: " + stream.reset);
+                    throw resetFailureLocked(stream);
                 }
                 if (stream.remoteEnded) {
                     return END;
@@ -492,9 +532,11 @@ final class Http2Streams {
         try {
             long left = timeoutNanos;
             while (true) {
-                if (stream.reset != null || ended) {
-                    throw new IOException("stream " + stream.id + " reset: "
-                            + (stream.reset == null ? Http2ErrorCode.CANCEL : stream.reset));
+                if (stream.reset != null) {
+                    throw resetFailureLocked(stream);
+                }
+                if (ended) {
+                    throw new ClientGoneException("the connection of stream " + stream.id + " closed");
                 }
                 int granted = Math.min(wanted, Math.min(stream.sendWindow.available(), connectionSend.available()));
                 if (granted > 0) {
