@@ -90,7 +90,7 @@ final class Http2RequestBody extends InputStream {
     }
 
     long declaredLength() {
-        return stream.declaredLength; // fixed when the stream opened: content-length, 0 without a body, or -1
+        return session.streams().declaredLength(stream); // content-length, 0 without a body, or -1
     }
 
     Headers trailers() {

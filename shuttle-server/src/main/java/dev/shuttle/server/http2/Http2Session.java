@@ -24,6 +24,7 @@ import dev.shuttle.wire.http2.Http2Limits;
 import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2RequestHead;
 import dev.shuttle.wire.http2.Http2Settings;
+import dev.shuttle.wire.http2.OpeningFrames;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.PriorityFrame;
 import dev.shuttle.wire.http2.PushPromiseFrame;
@@ -34,7 +35,6 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -127,7 +127,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         sendSettings();
         Http2Stream stream = streams.open(1);
         streams.peerInitialWindow(clientSettings.initialWindowSize());
-        stream.declaredLength = 0;
+        streams.declareLength(stream, 0);
         streams.remoteEnded(stream);
         try {
             startHandler(stream, request);
@@ -330,18 +330,11 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     /** Our SETTINGS (the first frame we send), and the connection window above the RFC's 65 535. */
     private void sendSettings() throws IOException {
         settingsSent = true;
-        List<SettingsFrame.Setting> settings = new ArrayList<>(4);
-        settings.add(new SettingsFrame.Setting(Http2Settings.MAX_CONCURRENT_STREAMS, options.maxConcurrentStreams()));
-        settings.add(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE, options.initialWindowSize()));
-        settings.add(new SettingsFrame.Setting(Http2Settings.MAX_HEADER_LIST_SIZE, limits.maxHeaderListSize()));
-        settings.add(new SettingsFrame.Setting(Http2Settings.ENABLE_PUSH, 0));
-        List<Http2Frame> frames = new ArrayList<>(2);
-        frames.add(SettingsFrame.of(settings));
-        int extra = options.connectionWindowSize() - Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
-        if (extra > 0) {
-            frames.add(new WindowUpdateFrame(0, extra));
-        }
-        writer.frames(frames);
+        Http2Settings local = limits.announceIn(Http2Settings.DEFAULTS)
+                .with(Http2Settings.MAX_CONCURRENT_STREAMS, options.maxConcurrentStreams())
+                .with(Http2Settings.INITIAL_WINDOW_SIZE, options.initialWindowSize())
+                .with(Http2Settings.ENABLE_PUSH, 0);
+        writer.frames(OpeningFrames.of(local, options.connectionWindowSize()));
     }
 
     private void dispatch(Http2Frame frame) throws IOException {
@@ -376,7 +369,8 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
                 if (target != null && target.openedInRead == reads) {
                     budgets.rapidReset(context.now());
                 }
-                creditConnection(streams.reset(reset.streamId(), reset.error(), true));
+                streams.reset(reset.streamId(), reset.error(), true);
+                sendConnectionUpdate();
             }
             case GoAwayFrame goAway -> {
                 goodbye.clientGoAway();
@@ -415,14 +409,14 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             budgets.controlFrame(context.now()); // carries nothing, ends nothing (CVE-2019-9518)
         }
         try {
-            creditConnection(streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(),
-                    frame.endStream()));
+            streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(), frame.endStream());
         } catch (Http2Exception e) {
             if (e.isConnectionError()) {
                 throw e;
             }
             resetProvoked(streamId, e.error());
         }
+        sendConnectionUpdate();
     }
 
     private void headers(HeadersFrame frame) throws IOException {
@@ -467,7 +461,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             resetProvoked(id, e.error());
             return;
         }
-        stream.declaredLength = declared;
+        streams.declareLength(stream, declared);
         if (frame.endStream()) {
             streams.remoteEnded(stream);
         }
@@ -640,7 +634,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             resetStream(stream.id, Http2ErrorCode.NO_ERROR);
         } else {
             try {
-                creditConnection(streams.takeOwedCredit());
+                sendConnectionUpdate();
             } catch (IOException e) {
                 LOG.log(Level.DEBUG, "connection {0}: WINDOW_UPDATE not sent: {1}", connection.id(), e.toString());
             }
@@ -738,10 +732,10 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     }
 
     void resetStream(int streamId, Http2ErrorCode code) {
-        int credit = streams.reset(streamId, code, false) + streams.takeOwedCredit();
+        streams.reset(streamId, code, false);
         try {
             writer.frame(new RstStreamFrame(streamId, code));
-            creditConnection(credit);
+            sendConnectionUpdate();
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "connection {0}: RST_STREAM not sent: {1}", connection.id(), e.toString());
         }
@@ -758,7 +752,9 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         }
     }
 
-    private void creditConnection(int increment) throws IOException {
+    /** The connection's window credit that came due (read, dropped or padding octets), if any. */
+    private void sendConnectionUpdate() throws IOException {
+        int increment = streams.takeConnectionUpdate();
         if (increment > 0) {
             writer.frame(new WindowUpdateFrame(0, increment));
         }
