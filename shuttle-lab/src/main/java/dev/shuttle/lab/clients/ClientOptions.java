@@ -13,11 +13,14 @@ import java.util.Objects;
  * @param connectTimeout   connect timeout; default 5 s, so a dead endpoint fails fast in {@code probe}
  * @param requestTimeout   whole-exchange timeout up to the response head; default 30 s, past any fixture case
  * @param trust            for https: whom every client trusts, each client with a TLS context (and so a session
- *                         cache) of its own, and HTTP/1.1 only (but {@code shuttle-h2}); default null: each
- *                         client's own TLS defaults, for plain-http runs that never dial TLS
+ *                         cache) of its own; default null: each client's own TLS defaults, for plain-http runs that
+ *                         never dial TLS
+ * @param http2            HTTP/2 only: prior knowledge on http (h2c), ALPN h2 on https, and a response over any other
+ *                         protocol is a failed call; default false: HTTP/1.1 (but {@code shuttle-h2}, always
+ *                         HTTP/2). Only for clients whose {@link ClientKind#http2Refusal} is null
  */
 public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout,
-                            ClientTrust trust) {
+                            ClientTrust trust, boolean http2) {
 
     public ClientOptions {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -38,6 +41,7 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration requestTimeout = Duration.ofSeconds(30);
         private ClientTrust trust;
+        private boolean http2;
 
         public Builder goIdleDefaults(boolean value) {
             this.goIdleDefaults = value;
@@ -59,8 +63,13 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
             return this;
         }
 
+        public Builder http2(boolean value) {
+            this.http2 = value;
+            return this;
+        }
+
         public ClientOptions build() {
-            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust);
+            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust, http2);
         }
     }
 }

@@ -10,17 +10,21 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * {@code java.net.http.HttpClient}, HTTP/1.1 forced (over https as well). The body is taken as an {@link InputStream} and closed, which
- * the {@code BodyHandlers.ofInputStream} documentation gives as the way to release a body the caller does not read.
- * The client has no connection hook, so {@link #connectionsOpened()} stays unknown.
+ * {@code java.net.http.HttpClient}, HTTP/1.1 forced (over https as well), or when asked HTTP/2 (over https only: ALPN
+ * h2; the client has no h2c prior knowledge). The body is taken as an {@link InputStream} and closed, which the
+ * {@code BodyHandlers.ofInputStream} documentation gives as the way to release a body the caller does not read; over
+ * HTTP/2 that resets the stream. The client has no connection hook, so {@link #connectionsOpened()} stays unknown.
  */
 final class JdkLabClient implements LabClient {
     private final HttpClient client;
     private final Duration requestTimeout;
+    private final HttpClient.Version version;
 
     JdkLabClient(ClientOptions options) {
+        // HTTP/1.1 over TLS too: ALPN then offers http/1.1 alone
+        this.version = options.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
         HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1) // over TLS too: ALPN then offers http/1.1 alone
+                .version(version)
                 .connectTimeout(options.connectTimeout());
         if (options.trust() != null) {
             // Host names are checked by the trust manager (endpoint identification), so --insecure's trust-all
@@ -47,6 +51,9 @@ final class JdkLabClient implements LabClient {
             throw new InterruptedIOException("interrupted while waiting for " + uri);
         }
         try (InputStream body = response.body()) {
+            if (response.version() != version) {
+                throw new IOException("the JDK client spoke " + response.version() + ", not " + version);
+            }
             return new CallResult(response.statusCode(), BodyConsumer.consume(body, use));
         }
     }

@@ -7,8 +7,8 @@ import dev.shuttle.lab.clients.CallResult;
 import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.clients.ClientOptions;
 import dev.shuttle.lab.clients.LabClient;
-import dev.shuttle.lab.fixture.FixtureServer;
 import dev.shuttle.lab.fixture.LabTarget;
+import dev.shuttle.lab.fixture.TargetCounts;
 import dev.shuttle.lab.report.ProgressSink;
 import dev.shuttle.lab.report.RunEnvironment;
 import java.io.IOException;
@@ -30,7 +30,9 @@ import org.HdrHistogram.Histogram;
  * the fixture's generated authority through a TLS context of its own (so it resumes only its own sessions), speaks
  * HTTP/1.1 only (but {@code shuttle-h2}, which takes h2 through ALPN), and the fixture also counts handshakes, resumed
  * ones apart. {@code shuttle-h2} speaks h2c with prior knowledge over plaintext: the fixture serves both protocols
- * on one port and counts their connections alike.
+ * on one port and counts their connections alike. With {@code protocol} h2c or h2 every client speaks HTTP/2 and
+ * the fixture also counts the GOAWAY frames it sends before a client closed. With a peer {@code server}, the clients
+ * talk to that server through the relay, which counts their connections and the bytes it passed on.
  */
 public final class ReuseExperiment implements AutoCloseable {
     /** Longest wait for a cell's connections to close after its client was closed. */
@@ -51,7 +53,7 @@ public final class ReuseExperiment implements AutoCloseable {
         RunEnvironment environment = RunEnvironment.capture();
         List<CellMeasurement> measurements = new ArrayList<>();
         progress.begin("lab reuse", settings.totalRequests());
-        try (LabTarget target = LabTarget.start(settings.dialDelay(), settings.tls())) {
+        try (LabTarget target = startTarget()) {
             warmUp(target);
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (ReuseCase reuseCase : settings.cases()) {
@@ -68,6 +70,15 @@ public final class ReuseExperiment implements AutoCloseable {
         }
         return new ReuseResult(settings, environment, measurements, summarise(measurements),
                 System.nanoTime() - start);
+    }
+
+    /** The fixture, counting GOAWAYs over HTTP/2; or the peer server, behind the relay that counts connections. */
+    private LabTarget startTarget() throws IOException {
+        ReuseServer server = settings.server();
+        if (server.isPeer()) {
+            return LabTarget.startPeer(server.label(), server::startPeer, settings.dialDelay(), settings.tls());
+        }
+        return LabTarget.start(settings.dialDelay(), settings.tls(), settings.protocol().isHttp2());
     }
 
     /**
@@ -120,14 +131,10 @@ public final class ReuseExperiment implements AutoCloseable {
 
     private CellMeasurement measureCellHere(LabTarget target, ClientKind kind, ReuseCase reuseCase, int round)
             throws InterruptedException {
-        FixtureServer fixture = target.fixture();
         int requests = settings.requestsFor(reuseCase);
         URI uri = target.uri(reuseCase.pathAndQuery());
         Histogram latencies = new Histogram(HISTOGRAM_MAX_NANOS, 3);
-        long connectionsBefore = fixture.connectionsAccepted();
-        long bytesBefore = fixture.bytesWritten();
-        long handshakesBefore = fixture.tlsHandshakes();
-        long resumedBefore = fixture.tlsResumed();
+        TargetCounts before = target.counts();
         int errors = 0;
         String firstError = null;
         Map<String, Object> ownView;
@@ -146,7 +153,7 @@ public final class ReuseExperiment implements AutoCloseable {
                     }
                 } catch (CallWatchdog.CallTimedOutException e) {
                     errors++;
-                    firstError = firstError != null ? firstError : e.getMessage() + "; server: " + fixture.describe();
+                    firstError = firstError != null ? firstError : e.getMessage() + "; server: " + target.describe();
                 } catch (IOException | RuntimeException e) {
                     errors++;
                     firstError = firstError != null ? firstError : e.toString();
@@ -164,16 +171,19 @@ public final class ReuseExperiment implements AutoCloseable {
             ownView.put("warning", "connections still open at the relay or the server " + SETTLE_TIMEOUT.toSeconds()
                     + " s after the client closed; counts may be short");
         }
-        return new CellMeasurement(kind, reuseCase, round, requests,
-                fixture.connectionsAccepted() - connectionsBefore, fixture.bytesWritten() - bytesBefore,
-                fixture.tlsHandshakes() - handshakesBefore, fixture.tlsResumed() - resumedBefore, wall,
+        TargetCounts cell = target.counts().minus(before);
+        return new CellMeasurement(kind, reuseCase, round, requests, cell.connections(), cell.bytes(),
+                cell.tlsHandshakes(), cell.tlsResumed(), cell.goAways(), wall,
                 latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
                 ownView);
     }
 
-    /** Every client's defaults, except that over TLS it trusts the target's authority (and nothing else). */
-    private static ClientOptions clientOptions(LabTarget target) {
-        return ClientOptions.builder().trust(target.trust()).build();
+    /**
+     * Every client's defaults, except that over TLS it trusts the target's authority (and nothing else), and that
+     * in an HTTP/2 run it speaks HTTP/2 only.
+     */
+    private ClientOptions clientOptions(LabTarget target) {
+        return ClientOptions.builder().trust(target.trust()).http2(settings.protocol().isHttp2()).build();
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.shuttle.server.core;
 
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.io.ByteCounts;
 import dev.shuttle.server.io.ConnectionInput;
 import dev.shuttle.server.io.ConnectionOutput;
@@ -737,6 +738,16 @@ public final class ServerConnection
                     stateLock.unlock();
                 }
             }
+        }
+    }
+
+    /**
+     * Tells the listener that the session sent GOAWAY; from the thread that sent it, once it holds no lock of the
+     * session.
+     */
+    public void goAwaySent(GoAwayEvent goAway) {
+        if (context.registry.hasListener()) {
+            dispatch(() -> context.registry.notifyGoAway(this, goAway));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.core.LogText;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
@@ -7,9 +8,11 @@ import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.PingFrame;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -50,6 +53,8 @@ final class Goodbye {
     private final Http2Streams streams;
     private final LongSupplier clock;
     private final long connectionId;
+    /** Told of each GOAWAY sent, outside this lock. */
+    private final Consumer<GoAwayEvent> listener;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Written under lock; volatile so the reader and the park gate can look without it. */
@@ -59,12 +64,16 @@ final class Goodbye {
     /** Written under lock before the phase that uses it. */
     private volatile long drainDeadline;
     private volatile long lingerDeadline;
+    /** Guarded by lock: GOAWAYs sent whose event the listener has not had yet (delivered once the lock is let go). */
+    private final List<GoAwayEvent> undelivered = new ArrayList<>(2);
 
-    Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, long connectionId) {
+    Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, long connectionId,
+            Consumer<GoAwayEvent> listener) {
         this.writer = writer;
         this.streams = streams;
         this.clock = clock;
         this.connectionId = connectionId;
+        this.listener = listener;
     }
 
     Phase phase() {
@@ -93,22 +102,23 @@ final class Goodbye {
             phase = Phase.DRAINING;
             send(List.of(new GoAwayFrame(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, ""),
                     new PingFrame(DRAIN_PING_DATA, false)));
+            sent(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, "shutdown");
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
     /** A PING ACK arrived: when it answers the drain's PING, every request sent before it has been seen. */
     void pingAcknowledged(long data) {
         if (data == DRAIN_PING_DATA && phase == Phase.DRAINING) {
-            goAway(Http2ErrorCode.NO_ERROR, "");
+            goAway(Http2ErrorCode.NO_ERROR, "shutdown");
         }
     }
 
     /** The drain's PING was not answered in time: the final GOAWAY goes anyway. */
     void drainWaitOver() {
         if (phase == Phase.DRAINING && clock.getAsLong() - drainDeadline >= 0) {
-            goAway(Http2ErrorCode.NO_ERROR, "");
+            goAway(Http2ErrorCode.NO_ERROR, "shutdown");
         }
     }
 
@@ -127,10 +137,12 @@ final class Goodbye {
                 return;
             }
             phase = Phase.GOING_AWAY;
-            send(List.of(new GoAwayFrame(streams.highestStreamId(), code,
-                    code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason))));
+            int lastStreamId = streams.highestStreamId();
+            String debug = code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason);
+            send(List.of(new GoAwayFrame(lastStreamId, code, debug)));
+            sent(lastStreamId, code, code == Http2ErrorCode.NO_ERROR ? reason : debug);
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -160,7 +172,7 @@ final class Goodbye {
             if (phase == Phase.LINGERING) {
                 return false;
             }
-            goAway(Http2ErrorCode.NO_ERROR, ""); // a client's GOAWAY gets ours too before we close
+            goAway(Http2ErrorCode.NO_ERROR, "client GOAWAY"); // a client's GOAWAY gets ours too before we close
             lingerDeadline = clock.getAsLong() + LINGER_NANOS;
             phase = Phase.LINGERING;
             try {
@@ -170,7 +182,7 @@ final class Goodbye {
             }
             return true;
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -201,6 +213,24 @@ final class Goodbye {
     /** The linger's time is up. */
     boolean lingerOver() {
         return phase == Phase.LINGERING && clock.getAsLong() - lingerDeadline >= 0;
+    }
+
+    private void sent(int lastStreamId, Http2ErrorCode code, String reason) {
+        assert lock.isHeldByCurrentThread();
+        undelivered.add(new GoAwayEvent(lastStreamId, code.code(), code.name(), reason, clientGoAway));
+    }
+
+    /** Lets go of the lock, then tells the listener of the GOAWAYs sent meanwhile, once no hold is left. */
+    private void unlock() {
+        List<GoAwayEvent> events = null;
+        if (lock.getHoldCount() == 1 && !undelivered.isEmpty()) {
+            events = List.copyOf(undelivered);
+            undelivered.clear();
+        }
+        lock.unlock();
+        if (events != null) {
+            events.forEach(listener);
+        }
     }
 
     private void send(List<Http2Frame> frames) {

@@ -102,7 +102,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
                 context::streams);
         this.handlerSlots = new HandlerSlots(options.maxConcurrentStreams());
-        this.goodbye = new Goodbye(writer, streams, context::now, connection.id());
+        this.goodbye = new Goodbye(writer, streams, context::now, connection.id(), connection::goAwaySent);
         this.writeTimeoutNanos = context.timeouts.write().toNanos();
         this.bodyReadNanos = context.timeouts.bodyRead().toNanos();
         this.reader = new Http2FrameReader(limits.maxFrameSize());
@@ -799,7 +799,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             return !goodbye.lingerOver();
         }
         if (idleTimedOut()) {
-            goodbye.goAway(Http2ErrorCode.NO_ERROR, reason.toString());
+            goodbye.goAway(Http2ErrorCode.NO_ERROR, "idle");
         }
         goodbye.drainWaitOver();
         goodbye.lingerIfDone();

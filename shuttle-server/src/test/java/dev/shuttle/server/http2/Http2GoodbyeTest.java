@@ -2,6 +2,10 @@ package dev.shuttle.server.http2;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shuttle.server.ConnectionInfo;
+import dev.shuttle.server.ConnectionListener;
+import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.Handler;
 import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.HttpServer;
@@ -21,6 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +45,8 @@ class Http2GoodbyeTest {
 
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch blocked = new CountDownLatch(1);
+    /** What the connection listener was told of GOAWAYs (after each frame went out, so perhaps after the client saw it). */
+    private final BlockingQueue<GoAwayEvent> goAways = new LinkedBlockingQueue<>();
     private HttpServer server;
 
     @AfterEach
@@ -73,7 +81,17 @@ class Http2GoodbyeTest {
     }
 
     private void start(ServerTimeouts timeouts) throws IOException {
-        server = HttpServer.builder().http2(Http2Options.defaults()).timeouts(timeouts).handler(handler()).start();
+        server = HttpServer.builder().http2(Http2Options.defaults()).timeouts(timeouts).handler(handler())
+                .connectionListener(new ConnectionListener() {
+                    @Override
+                    public void onStateChange(ConnectionInfo connection, ConnectionState from, ConnectionState to) {
+                    }
+
+                    @Override
+                    public void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
+                        goAways.add(goAway);
+                    }
+                }).start();
     }
 
     private CompletableFuture<Boolean> shutdownInBackground() {
@@ -84,6 +102,19 @@ class Http2GoodbyeTest {
                 throw new IllegalStateException(e);
             }
         }, Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    /** The listener heard exactly these GOAWAYs, in this order (each within a bound, none after them). */
+    private void assertGoAways(GoAwayEvent... expected) throws InterruptedException {
+        List<GoAwayEvent> heard = new ArrayList<>();
+        for (int i = 0; i < expected.length; i++) {
+            GoAwayEvent event = goAways.poll(10, TimeUnit.SECONDS);
+            assertThat(event).as("GOAWAY event %d", i).isNotNull();
+            heard.add(event);
+        }
+        server.close();
+        heard.addAll(goAways);
+        assertThat(heard).containsExactly(expected);
     }
 
     /** Reads frames until {@code wanted} arrives, answering PINGs as every client does. */
@@ -115,6 +146,7 @@ class Http2GoodbyeTest {
             assertThat(client.awaitEnd()).isTrue();
             assertThat(client.endedByReset()).as("ended by a reset").isFalse();
         }
+        assertGoAways(new GoAwayEvent(1, 0, "NO_ERROR", "client GOAWAY", true));
     }
 
     @Test
@@ -128,6 +160,7 @@ class Http2GoodbyeTest {
             assertThat(client.awaitEnd()).isTrue();
             assertThat(client.endedByReset()).as("ended by a reset").isFalse();
         }
+        assertGoAways(new GoAwayEvent(1, 0, "NO_ERROR", "idle", false));
     }
 
     @Test
@@ -170,6 +203,8 @@ class Http2GoodbyeTest {
             assertThat(client.endedByReset()).as("ended by a reset").isFalse();
             assertThat(shutdown.get(20, TimeUnit.SECONDS)).as("graceful").isTrue();
         }
+        assertGoAways(new GoAwayEvent(Integer.MAX_VALUE, 0, "NO_ERROR", "shutdown", false),
+                new GoAwayEvent(3, 0, "NO_ERROR", "shutdown", false));
     }
 
     @Test
