@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.URI;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -39,7 +38,8 @@ final class ProxyCommand implements Callable<Integer> {
 
     @Option(names = "--drain", defaultValue = "default", paramLabel = "POLICY",
             description = "The upstream client's drain policy when a downstream client leaves mid-body: default "
-                    + "(inline, background, hand-off), bounded (Go 1.27), none (close at once, Go 1.26) "
+                    + "(the proxy's: inline, background, hand-off, within 4 MiB and 100 ms), client (the client's "
+                    + "default, 256 KiB and 50 ms), bounded (Go 1.27), none (close at once, Go 1.26) "
                     + "(default ${DEFAULT-VALUE}).")
     String drain;
 
@@ -50,13 +50,14 @@ final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         DrainPolicy policy = switch (drain) {
-            case "default" -> DrainPolicy.defaults();
+            case "default" -> ReverseProxy.UPSTREAM_DRAIN;
+            case "client" -> DrainPolicy.defaults();
             case "bounded" -> DrainPolicy.bounded(DrainPolicy.DEFAULT_MAX_BYTES, DrainPolicy.DEFAULT_MAX_TIME);
             case "none" -> DrainPolicy.none();
             default -> null;
         };
         if (policy == null) {
-            System.err.println("shuttle proxy: --drain must be default, bounded or none, got " + drain);
+            System.err.println("shuttle proxy: --drain must be default, client, bounded or none, got " + drain);
             return 2;
         }
         Running running = start(policy, System.out);
@@ -73,12 +74,9 @@ final class ProxyCommand implements Callable<Integer> {
 
     /** Starts the proxy and prints where it listens. */
     Running start(DrainPolicy policy, PrintStream out) throws IOException {
-        HttpClient client = HttpClient.builder()
+        HttpClient client = ReverseProxy.clientBuilder()
                 .drainPolicy(policy)
                 .http2PriorKnowledge(upstreamH2c)
-                .readTimeout(HttpClient.NO_TIMEOUT)
-                .responseHeaderTimeout(Duration.ofSeconds(30))
-                .userAgent(null)
                 .build();
         ReverseProxy proxy = ReverseProxy.to(upstream).client(client).build();
         Router router = new Router().handle("/", proxy);

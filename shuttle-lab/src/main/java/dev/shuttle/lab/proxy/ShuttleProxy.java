@@ -4,17 +4,15 @@ import dev.shuttle.client.HttpClient;
 import dev.shuttle.proxy.ReverseProxy;
 import dev.shuttle.server.HttpServer;
 import java.io.IOException;
-import java.time.Duration;
 
-/** Shuttle's reverse proxy with the client's defaults (drain policy included), in this JVM. */
+/** Shuttle's reverse proxy with its own client's defaults (its upstream drain policy included), in this JVM. */
 final class ShuttleProxy implements RunningProxy {
     private final HttpClient client;
     private final ReverseProxy proxy;
     private final HttpServer server;
 
     ShuttleProxy(int upstreamPort) throws IOException {
-        this.client = HttpClient.builder().readTimeout(HttpClient.NO_TIMEOUT)
-                .responseHeaderTimeout(Duration.ofSeconds(30)).userAgent(null).build();
+        this.client = ReverseProxy.clientBuilder().build();
         this.proxy = ReverseProxy.to("http://127.0.0.1:" + upstreamPort).client(client).build();
         try {
             this.server = HttpServer.builder().handler(proxy).start();
