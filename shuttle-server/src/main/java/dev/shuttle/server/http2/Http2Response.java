@@ -26,7 +26,7 @@ final class Http2Response implements Response {
 
     private enum Phase { OPEN, COMMITTED, FINISHED }
 
-    private final Http2Session session;
+    private final StreamSender sender;
     private final Http2Stream stream;
     private final boolean headRequest;
 
@@ -45,8 +45,8 @@ final class Http2Response implements Response {
     /** See {@link #sendFailure()}. */
     private IOException sendFailure;
 
-    Http2Response(Http2Session session, Http2Stream stream, boolean headRequest) {
-        this.session = session;
+    Http2Response(StreamSender sender, Http2Stream stream, boolean headRequest) {
+        this.sender = sender;
         this.stream = stream;
         this.headRequest = headRequest;
     }
@@ -188,7 +188,7 @@ final class Http2Response implements Response {
         boolean noBody = !bodyAllowed() || headRequest;
         boolean endStream = complete && !hasTrailers() && (noBody || pendingCount == 0);
         try {
-            session.sendHeaders(stream, responseFields(complete), endStream);
+            sender.sendHeaders(stream, responseFields(complete), endStream);
         } catch (IOException e) {
             throw sendFailed(e);
         }
@@ -208,7 +208,7 @@ final class Http2Response implements Response {
         }
         phase = Phase.COMMITTED;
         try {
-            session.sendHeadersAndData(stream, responseFields(true), pending, 0, pendingCount);
+            sender.sendHeadersAndData(stream, responseFields(true), pending, 0, pendingCount);
         } catch (IOException e) {
             throw sendFailed(e);
         }
@@ -242,7 +242,7 @@ final class Http2Response implements Response {
             return;
         }
         if (contentLength >= 0 && sent + pendingCount > contentLength) {
-            session.resetStream(stream);
+            sender.reset(stream);
             throw new IOException("body longer than its Content-Length of " + contentLength);
         }
         sendData(pending, pendingCount, end);
@@ -254,14 +254,14 @@ final class Http2Response implements Response {
     private void end() throws IOException {
         boolean body = bodyAllowed() && !headRequest;
         if (body && contentLength >= 0 && sent + pendingCount != contentLength) {
-            session.resetStream(stream);
+            sender.reset(stream);
             throw new IOException("body of " + (sent + pendingCount) + " bytes, Content-Length " + contentLength);
         }
         boolean withTrailers = hasTrailers();
         if (!body) {
             if (withTrailers) {
                 sendTrailers();
-            } else if (!session.localEnded(stream)) {
+            } else if (!sender.localEnded(stream)) {
                 sendData(NOTHING, 0, true);
             }
             return;
@@ -274,7 +274,7 @@ final class Http2Response implements Response {
 
     private void sendData(byte[] bytes, int length, boolean end) throws IOException {
         try {
-            session.sendData(stream, bytes, 0, length, end);
+            sender.sendData(stream, bytes, 0, length, end);
         } catch (IOException e) {
             throw sendFailed(e);
         }
@@ -282,7 +282,7 @@ final class Http2Response implements Response {
 
     private void sendTrailers() throws IOException {
         try {
-            session.sendTrailers(stream, Http2Fields.trailers(trailers));
+            sender.sendTrailers(stream, Http2Fields.trailers(trailers));
         } catch (IOException e) {
             throw sendFailed(e);
         }
@@ -380,7 +380,7 @@ final class Http2Response implements Response {
             }
             if (phase == Phase.OPEN) {
                 commit(true);
-                if (session.localEnded(stream)) {
+                if (sender.localEnded(stream)) {
                     phase = Phase.FINISHED;
                     return;
                 }

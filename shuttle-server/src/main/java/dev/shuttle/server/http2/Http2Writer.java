@@ -8,6 +8,7 @@ import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.SettingsFrame;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -232,6 +233,10 @@ final class Http2Writer {
         assert writeLock.isHeldByCurrentThread();
         if (outputShut) {
             throw new IOException("connection " + connection.id() + " is closing: no more frames");
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            // The JDK closes a channel whose writer is interrupted: the connection, with every stream on it.
+            throw new InterruptedIOException("interrupted: frame not written, the connection is shared");
         }
         out.flip();
         try {
