@@ -248,11 +248,12 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
-         * Longest time one write of the request may stay blocked (HTTP/1.1): a server that stops reading an upload
-         * fills the socket buffers and would otherwise hold the caller forever. Default 10 s, as OkHttp; it bounds
-         * each blocked write, not the whole upload, so a slow but moving upload of any size is fine.
-         * {@link #NO_TIMEOUT} means none. (HTTP/2 uploads wait for flow-control credit instead: the call timeout
-         * bounds those.)
+         * Longest time sending the request may make no progress: a server that stops reading an upload would
+         * otherwise hold the caller forever. Default 10 s, as OkHttp; it bounds each stall, not the whole upload, so
+         * a slow but moving upload of any size is fine. {@link #NO_TIMEOUT} means none. HTTP/1.1: one socket write
+         * blocked that long fails the call and closes the connection. HTTP/2: an upload granted no flow-control window
+         * for that long fails with its stream reset, and the connection serves the others; a socket write blocked
+         * that long (the server reads nothing) fails the connection with every stream on it.
          */
         public Builder writeTimeout(Duration timeout) {
             this.writeTimeout = checkTimeout(timeout);

@@ -17,7 +17,10 @@ public final class HttpTimeoutException extends SocketTimeoutException {
         RESPONSE_HEADERS,
         /** {@link HttpClient.Builder#readTimeout}: no byte arrived for that long while reading. */
         READ,
-        /** {@link HttpClient.Builder#writeTimeout}: a write of the request stayed blocked that long. */
+        /**
+         * {@link HttpClient.Builder#writeTimeout}: sending the request made no progress for that long (a blocked
+         * write; on HTTP/2 also no flow-control window).
+         */
         WRITE,
         /** {@link HttpClient.Builder#callTimeout} (or the request's own): the whole call took too long. */
         CALL

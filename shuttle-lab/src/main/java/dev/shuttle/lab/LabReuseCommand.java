@@ -8,6 +8,8 @@ import dev.shuttle.lab.report.ReuseTables;
 import dev.shuttle.lab.reuse.CellSummary;
 import dev.shuttle.lab.reuse.ReuseCase;
 import dev.shuttle.lab.reuse.ReuseExperiment;
+import dev.shuttle.lab.reuse.ReuseProtocol;
+import dev.shuttle.lab.reuse.ReuseServer;
 import dev.shuttle.lab.reuse.ReuseResult;
 import dev.shuttle.lab.reuse.ReuseSettings;
 import java.nio.file.Path;
@@ -20,8 +22,8 @@ import picocli.CommandLine.Option;
 /** {@code shuttle lab reuse}: the seeds' experiment, every case against every client. */
 @Command(name = "reuse", mixinStandardHelpOptions = true,
         description = "For each case and client: N sequential GETs that close the body unread (or decode JSON, or "
-                + "read to EOF for the control); new connections and bytes (and with --tls, TLS handshakes) counted "
-                + "at the fixture server.")
+                + "read to EOF for the control); new connections and bytes (and with --tls, TLS handshakes; over "
+                + "HTTP/2, GOAWAYs) counted at the fixture server.")
 final class LabReuseCommand implements Callable<Integer> {
     @Option(names = "--requests", defaultValue = "100", description = "Requests per cell (default ${DEFAULT-VALUE}).")
     int requests;
@@ -47,10 +49,27 @@ final class LabReuseCommand implements Callable<Integer> {
                     + "--dial-delay.")
     boolean tls;
 
+    @Option(names = "--protocol", defaultValue = "h1",
+            description = "What every client speaks: h1 (HTTP/1.1, the default; with --tls over TLS), h2c (HTTP/2 "
+                    + "with prior knowledge), h2 (HTTP/2 over TLS through ALPN; implies --tls). Over HTTP/2 the "
+                    + "fixture also counts the GOAWAYs it sends before a client closed, and only clients that speak "
+                    + "HTTP/2 take part: shuttle-h2, okhttp, jetty, and jdk over h2 only (it has no h2c prior "
+                    + "knowledge).")
+    String protocol;
+
+    @Option(names = "--server", defaultValue = "shuttle",
+            description = "What the clients talk to: shuttle (the lab's fixture, every case and count; default), or "
+                    + "a peer over HTTP/2 (--protocol h2c or h2): jetty, netty, nginx (nginx installed). A peer "
+                    + "serves the size-only cases (with --cases all, those it can), its connections counted at the "
+                    + "lab's relay in front of it.")
+    String server;
+
     @Option(names = "--clients",
-            defaultValue = "shuttle,shuttle-bounded,shuttle-none,shuttle-h2,jdk,okhttp,apache,jetty",
-            description = "Comma-separated clients (default ${DEFAULT-VALUE}); shuttle-h2 is Shuttle over HTTP/2 "
-                    + "(h2c with prior knowledge; with --tls, ALPN h2), every other client HTTP/1.1.")
+            description = "Comma-separated clients (default: every client of the protocol; for h1 "
+                    + "shuttle,shuttle-bounded,shuttle-none,shuttle-h2,jdk,okhttp,apache,jetty, for h2c "
+                    + "shuttle-h2,okhttp,jetty, for h2 shuttle-h2,okhttp,jdk,jetty); shuttle-h2 is Shuttle over "
+                    + "HTTP/2 (h2c with prior knowledge; with --tls, ALPN h2), every other client speaks the "
+                    + "protocol.")
     String clients;
 
     @Option(names = "--cases", defaultValue = "all",
@@ -72,14 +91,20 @@ final class LabReuseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ReuseProtocol reuseProtocol = ReuseProtocol.byName(protocol);
+        if (reuseProtocol == ReuseProtocol.H2C && tls) {
+            throw new IllegalArgumentException("--protocol h2c is HTTP/2 without TLS; over TLS use --protocol h2");
+        }
         ReuseSettings settings = ReuseSettings.builder()
-                .clients(ClientKind.parseList(clients))
-                .cases(ReuseCase.parseList(cases))
+                .clients(clients == null ? reuseProtocol.defaultClients() : ClientKind.parseList(clients))
+                .cases(cases.trim().equalsIgnoreCase("all") ? null : ReuseCase.parseList(cases))
                 .requests(requests)
                 .slowRequests(slowRequests)
                 .rounds(rounds)
                 .dialDelay(dialDelay)
                 .tls(tls)
+                .protocol(reuseProtocol)
+                .server(ReuseServer.byName(server))
                 .warmup(warmup)
                 .build();
         ProgressSink progress = report.progress();

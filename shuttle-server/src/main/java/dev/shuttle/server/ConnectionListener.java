@@ -4,7 +4,7 @@ import dev.shuttle.transport.tls.TlsInfo;
 
 /**
  * Observes connection state changes, like Go's {@code http.Server.ConnState}; a lambda will do. Other events come as
- * default no-op methods: {@link #onTlsHandshake}, and HTTP/2's later.
+ * default no-op methods: {@link #onTlsHandshake}, and HTTP/2's {@link #onGoAway}.
  *
  * <p>Rules: calls for one connection arrive in the order their events happened, never concurrently, on a thread that
  * worked on that connection (the acceptor for NEW, the connection's virtual thread, or the thread that closed it, such
@@ -29,5 +29,12 @@ public interface ConnectionListener {
      * line each) and the connection closes without a call here.
      */
     default void onTlsHandshake(ConnectionInfo connection, TlsInfo tls) {
+    }
+
+    /**
+     * The server sent GOAWAY on an HTTP/2 connection: it takes no stream above {@code goAway.lastStreamId()} and
+     * will close once the others are done. After the frame was written (or its write failed).
+     */
+    default void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
     }
 }

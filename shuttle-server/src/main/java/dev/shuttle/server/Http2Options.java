@@ -7,21 +7,27 @@ package dev.shuttle.server;
  *
  * @param enabled              HTTP/2 at all: ALPN {@code h2} over TLS, and, with {@code cleartext}, h2c
  * @param cleartext            h2c: HTTP/2 with prior knowledge on a plaintext port, and {@code Upgrade: h2c}
- * @param maxConcurrentStreams SETTINGS_MAX_CONCURRENT_STREAMS: streams a client may have open at once; a stream counts
- *                             until its handler has finished, however early the client reset it
+ * @param maxConcurrentStreams SETTINGS_MAX_CONCURRENT_STREAMS: streams a client may have open at once, and handlers
+ *                             that run at once for a connection: a handler keeps its place until it returns, however
+ *                             early the client reset its stream, and a stream opened meanwhile waits for a place
+ *                             (rapid reset, CVE-2023-44487, is bounded so, as in Go; past four times this many
+ *                             waiting streams the connection gets GOAWAY ENHANCE_YOUR_CALM)
  * @param initialWindowSize    SETTINGS_INITIAL_WINDOW_SIZE: request body bytes a stream may send before the handler
  *                             reads them
  * @param connectionWindowSize the connection's receive window: request body bytes all streams of a connection may
  *                             have in flight, the bound on what one connection can make the server buffer
- * @param maxStreamResets      stream resets a connection may cause per {@code resetWindow}, counting RST_STREAM from
- *                             the client and the resets its frames provoke from the server (refused streams, stream
- *                             errors): beyond it (at that average rate, after a burst of this many) the connection
- *                             gets GOAWAY ENHANCE_YOUR_CALM (rapid reset, CVE-2023-44487; MadeYouReset, CVE-2025-8671)
+ * @param maxStreamResets      stream resets per {@code resetWindow} that no waiting explains: those a client's frames
+ *                             provoke from the server (malformed requests, frames on a stream it ended, streams past
+ *                             the limit it was told; MadeYouReset, CVE-2025-8671) and the client's RST_STREAM in the
+ *                             very read that opened the stream (rapid reset, CVE-2023-44487); beyond it (at that
+ *                             average rate, after a burst of this many) the connection gets GOAWAY ENHANCE_YOUR_CALM.
+ *                             A client cancelling calls it waited for never counts
  * @param resetWindow          the period {@code maxStreamResets} refers to
- * @param maxControlFramesPerSecond frames that cost the server work and carry no request: SETTINGS and PING (not
- *                             acknowledgements), PRIORITY, DATA without payload or END_STREAM, and WINDOW_UPDATE
- *                             increments under 1024 octets; beyond this rate (after a burst of as many) the
- *                             connection gets GOAWAY ENHANCE_YOUR_CALM (CVE-2019-9512/9515/9518 floods)
+ * @param maxControlFramesPerSecond frames that must be answered or change nothing useful: SETTINGS, PING (not
+ *                             acknowledgements, nor a PING after a response went out), PRIORITY, DATA without
+ *                             payload or END_STREAM, and WINDOW_UPDATE beyond the credit of DATA we sent (a stream's
+ *                             first one, or one for a stream that is gone, is free); beyond this rate (after a burst
+ *                             of as many) the connection gets GOAWAY ENHANCE_YOUR_CALM (CVE-2019-9512/9515/9518)
  */
 public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrentStreams, int initialWindowSize,
                            int connectionWindowSize, int maxStreamResets, java.time.Duration resetWindow,
@@ -97,10 +103,8 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         }
 
         /**
-         * Default 200 per 30 s, Netty's {@code Http2MaxRstFrameDecoder} defaults after CVE-2023-44487 (Tomcat and Go
-         * bound the same attack by concurrency alone, as Shuttle does too: a reset stream counts until its handler
-         * ends). A browser cancels a few streams per page; 200 in a burst, then one every 150 ms on average, is far
-         * above that and far below a flood.
+         * Default 200 per 30 s, Netty's {@code Http2MaxRstFrameDecoder} defaults. Only resets the client's own
+         * mistakes provoke count: a well-behaved client makes none, and a flood of malformed frames meets the limit.
          */
         public Builder maxStreamResets(int resets, java.time.Duration window) {
             this.maxStreamResets = resets;
@@ -109,10 +113,10 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         }
 
         /**
-         * Default 200 per second. Jetty's rate control closes a session past 20 (Jetty 10) or 128 (Jetty 12)
-         * suspicious frames per second; Tomcat counts the same frames (small WINDOW_UPDATE under 1024, empty DATA,
-         * PING, SETTINGS) as overhead; Netty limits consecutive empty DATA frames. Real clients send a handful per
-         * connection.
+         * Default 200 per second. Jetty's rate control closes a session past 128 suspicious frames per second;
+         * Netty limits consecutive empty DATA frames. The frames counted are the ones no client needs to send at a
+         * rate: what clients send per request (credit back for a body read or dropped, a new stream's window, a
+         * PING beside responses) is never counted.
          */
         public Builder maxControlFramesPerSecond(int frames) {
             this.maxControlFramesPerSecond = frames;

@@ -30,6 +30,7 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -376,35 +377,29 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     /**
      * Takes up to {@code wanted} bytes of send credit for {@code stream} (stream and connection windows, at most a
-     * frame), waiting until there is some.
+     * frame); returns how many, or -1 when there is none yet (the stream has no id, or a window is spent): its
+     * caller then waits on the stream's condition with {@link Http2Stream#sendWaiting} set.
+     *
+     * @throws IOException when the stream failed or closed
      */
-    int reserveSendWindowLocked(Http2Stream stream, int wanted) throws IOException, InterruptedException {
+    int takeSendWindowLocked(Http2Stream stream, int wanted) throws IOException {
         assert lock.isHeldByCurrentThread();
-        while (true) {
-            checkSendableLocked(stream);
-            if (stream.state == Http2Stream.State.OPEN) {
-                int n = Math.min(Math.min(wanted, peerSettings.maxFrameSize()),
-                        Math.min(stream.sendWindow.available(), sendWindow.available()));
-                if (n > 0 || wanted == 0) {
-                    stream.sendWindow.consume(n);
-                    sendWindow.consume(n);
-                    return n;
-                }
-            }
-            stream.sendWaiting = true;
-            try {
-                stream.changed.await();
-            } finally {
-                stream.sendWaiting = false;
+        checkSendableLocked(stream);
+        if (stream.state == Http2Stream.State.OPEN) {
+            int n = Math.min(Math.min(wanted, peerSettings.maxFrameSize()),
+                    Math.min(stream.sendWindow.available(), sendWindow.available()));
+            if (n > 0 || wanted == 0) {
+                stream.sendWindow.consume(n);
+                sendWindow.consume(n);
+                return n;
             }
         }
+        return -1;
     }
 
-    /** Queues body bytes whose credit was reserved; waits for room in the writer's queue. */
-    void sendDataLocked(Http2Stream stream, ByteBuffer payload, boolean endStream)
-            throws IOException, InterruptedException {
+    /** Queues body bytes whose credit was taken; the caller saw room ({@link Http2Writer#hasRoomForDataLocked}). */
+    void queueDataLocked(Http2Stream stream, ByteBuffer payload, boolean endStream) throws IOException {
         assert lock.isHeldByCurrentThread();
-        writer.awaitRoomLocked();
         checkSendableLocked(stream);
         if (endStream) {
             stream.localEnd = true;
@@ -412,7 +407,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         writer.enqueueLocked(new Http2Writer.DataOut(stream, payload, endStream));
     }
 
-    private void checkSendableLocked(Http2Stream stream) throws IOException {
+    /** Throws when {@code stream} may no longer send: it failed (a reset either way, an abort) or closed. */
+    void checkSendableLocked(Http2Stream stream) throws IOException {
         if (stream.failure != null) {
             throw stream.failure;
         }
@@ -582,7 +578,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         return streams.get(streamId);
     }
 
-    /** Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since). */
+    /**
+     * Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since). Ids are
+     * given in order as HEADERS leave, so every odd id below the next was opened; an even id (a server's) or one at
+     * or above the next is idle, and any frame but PRIORITY on it is a connection error (RFC 9113 section 5.1).
+     */
     boolean wasOpenedLocked(int streamId) {
         return (streamId & 1) == 1 && streamId < nextStreamId;
     }
@@ -667,8 +667,9 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             // Only an ACTIVE channel is ours to write a GOAWAY on; any other state closes at once.
             closeNow = goAway == null || io != Io.ACTIVE;
             if (!closeNow) {
-                writer.enqueueLocked(new Http2Writer.ControlOut(
-                        new GoAwayFrame(Math.max(0, nextStreamId - 2) & ~1, goAway, ""), true));
+                // Last-Stream-ID names the peer's streams we processed: a client accepts none (push is off), so 0
+                // (RFC 9113 section 6.8).
+                writer.enqueueLocked(new Http2Writer.ControlOut(new GoAwayFrame(0, goAway, ""), true));
             }
             io = Io.CLOSED;
             chunks.release();
@@ -845,6 +846,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         } finally {
             lock.unlock();
         }
+    }
+
+    /** For tests: holds reader threads at the points a race is staged at (null: none). */
+    void readerStageHook(Consumer<Http2Reader.Stage> hook) {
+        reader.stageHook = hook;
     }
 
     /** For tests: the I/O state. */

@@ -49,8 +49,6 @@ final class Http2Exchange implements ExchangeCodec {
     private int streamId;
     /** The head came with END_STREAM and no body byte: the body is over before it opens. Calling thread. */
     private boolean bodyEndedEmpty;
-    /** Request body bytes queued so far, for the message of a stalled upload. */
-    private long bodyBytesSent;
     /** Why the exchange was aborted (call timeout), possibly refined with what it was waiting for. */
     private volatile IOException abortReason;
 
@@ -75,7 +73,8 @@ final class Http2Exchange implements ExchangeCodec {
         trace.wroteHeaders();
         try {
             if (hasBody) {
-                try (Http2RequestBody out = new Http2RequestBody(connection, stream, this)) {
+                try (Http2RequestBody out = new Http2RequestBody(connection, stream, this, context.scheduler(),
+                        ClientSettings.nanos(settings.writeTimeout()))) {
                     body.writeTo(out);
                     out.finish(body.contentLength());
                 }
@@ -169,10 +168,6 @@ final class Http2Exchange implements ExchangeCodec {
             case "POST", "PUT", "PATCH" -> true;
             default -> false;
         };
-    }
-
-    void bodyBytesQueued(int n) {
-        bodyBytesSent += n;
     }
 
     /**
@@ -324,8 +319,8 @@ final class Http2Exchange implements ExchangeCodec {
     }
 
     /**
-     * The call timed out: reset this stream and wake its waiting thread. A thread waiting for flow-control credit is
-     * told that the server stopped reading.
+     * The call timed out: reset this stream and wake its waiting thread. A thread waiting for flow-control credit or
+     * room in the writer's queue is told that the server stopped reading.
      */
     @Override
     public void abort(IOException reason) {
@@ -344,14 +339,14 @@ final class Http2Exchange implements ExchangeCodec {
         }
     }
 
-    /** Called by the body stream when the abort came while it waited for send credit. */
-    void abortedWhileSending(long waitedForCreditSince) {
-        IOException reason = abortReason;
-        if (reason instanceof HttpTimeoutException timeout) {
-            long waited = (clock.getAsLong() - waitedForCreditSince) / 1_000_000;
-            abortReason = new HttpTimeoutException(timeout.kind(), "call timed out while sending the request body ("
-                    + bodyBytesSent + " bytes sent): the server granted no flow-control window for " + waited
-                    + " ms; it is not reading the request");
+    /**
+     * Called by the body stream when the abort came while it waited for room or credit: the reason then says what it
+     * waited for ({@code waitedFor}: the bytes sent and what did not come).
+     */
+    void abortedWhileSending(String waitedFor) {
+        if (abortReason instanceof HttpTimeoutException timeout) {
+            abortReason = new HttpTimeoutException(timeout.kind(), "call timed out while sending the request body "
+                    + waitedFor);
         }
     }
 

@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.function.Consumer;
 
 /**
  * The read side of an {@link Http2Connection}: reads frames and delivers them to streams, answers SETTINGS and PING,
@@ -73,8 +74,25 @@ final class Http2Reader {
     private long lingerEnd;
     /** The linger ran out without anything to read: the next quiet moment stops the reader. */
     private boolean lingered;
-    /** Streams whose callers are woken once the frames read so far are handled ({@link #wakeLocked}). */
+    /**
+     * Streams whose callers are woken once the frames read so far are handled ({@link #wakeLocked}). Guarded by the
+     * connection's lock, and touched only by the running reader: one that stopped may already have a successor
+     * marking streams here.
+     */
     private final ArrayList<Http2Stream> toWake = new ArrayList<>();
+
+    /** Points where a test holds a reader thread ({@link #stageHook}). */
+    enum Stage {
+        /** A frame was handled: its stream may be marked to wake, not woken yet. */
+        FRAME_HANDLED,
+        /** The reader stopped and its buffers went back: a new reader may run on this object already. */
+        STOPPED,
+        /** A failed reader woke the callers of the streams its last frames changed, and let go of the lock. */
+        WOKEN
+    }
+
+    /** Tests only, null otherwise: runs on the reader thread at each {@link Stage}. */
+    volatile Consumer<Stage> stageHook;
 
     Http2Reader(Http2Connection connection) {
         this.connection = connection;
@@ -98,6 +116,7 @@ final class Http2Reader {
             // Stopped: the buffers went back before the connection learned it, so a reader started right after
             // may own them (and this object) already; this thread must not touch them again.
             stopped = true;
+            stage(Stage.STOPPED);
         } catch (Http2Exception e) {
             connection.readerFailed(e, e.error());
         } catch (EOFException e) {
@@ -108,10 +127,18 @@ final class Http2Reader {
         } catch (RuntimeException e) {
             connection.readerFailed(new IOException("HTTP/2 reader failed", e), Http2ErrorCode.INTERNAL_ERROR);
         } finally {
-            wakeAll(); // streams completed by frames handled before a failure: their callers must not miss it
             if (!stopped) {
-                give(); // failed: the connection is closed, no other reader can start
+                // Failed: the connection is closed, no other reader can start, so this one still owns its state.
+                wakeAll(); // streams completed by frames handled before the failure: their callers must not miss it
+                give();
             }
+        }
+    }
+
+    private void stage(Stage stage) {
+        Consumer<Stage> hook = stageHook;
+        if (hook != null) {
+            hook.accept(stage);
         }
     }
 
@@ -134,11 +161,11 @@ final class Http2Reader {
                 Http2Frame whole = blocks.accept(frame);
                 if (whole != null) {
                     handle(whole);
+                    stage(Stage.FRAME_HANDLED);
                 }
                 continue;
             }
-            wakeAll();
-            switch (next()) {
+            switch (next()) { // wakes the callers of what was handled first
                 case STOP -> {
                     return;
                 }
@@ -160,34 +187,39 @@ final class Http2Reader {
         }
     }
 
-    /** Wakes the callers of the streams marked since the last read, with one lock acquisition. */
-    private void wakeAll() {
-        if (toWake.isEmpty()) {
-            return;
+    /** Wakes the callers of the streams marked since the last read. */
+    private void wakeAllLocked() {
+        assert connection.lock.isHeldByCurrentThread();
+        for (int i = 0; i < toWake.size(); i++) {
+            Http2Stream stream = toWake.get(i);
+            stream.wakePending = false;
+            stream.changed.signalAll();
         }
+        toWake.clear();
+    }
+
+    private void wakeAll() {
         connection.lock.lock();
         try {
-            for (int i = 0; i < toWake.size(); i++) {
-                Http2Stream stream = toWake.get(i);
-                stream.wakePending = false;
-                stream.changed.signalAll();
-            }
+            wakeAllLocked();
         } finally {
             connection.lock.unlock();
         }
-        toWake.clear();
+        stage(Stage.WOKEN);
     }
 
     /** What the loop does when no complete frame is buffered. */
     private enum Next { READ, LINGER, STOP }
 
     /**
-     * Stops when nothing is open or half-read and the linger ran out (see {@link #mayStop}); lingers when nothing is
-     * open or half-read; reads otherwise.
+     * Wakes the callers of the streams marked (in the same hold of the lock as the decision); then stops when nothing
+     * is open or half-read and the linger ran out (see {@link #mayStop}); lingers when nothing is open or half-read;
+     * reads otherwise.
      */
     private Next next() {
         connection.lock.lock();
         try {
+            wakeAllLocked();
             if (!quietLocked()) {
                 lingerEnd = 0;
                 lingered = false;
@@ -580,6 +612,7 @@ final class Http2Reader {
         boolean streamsChanged;
         connection.lock.lock();
         try {
+            checkRoomForAnswerLocked("SETTINGS");
             for (SettingsFrame.Setting setting : frame.settings()) {
                 if (setting.id() == Http2Settings.ENABLE_PUSH && setting.value() != 0) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
@@ -610,16 +643,29 @@ final class Http2Reader {
         }
     }
 
-    private void onPing(PingFrame frame) {
+    private void onPing(PingFrame frame) throws IOException {
         if (frame.ack()) {
             return;
         }
         connection.lock.lock();
         try {
+            checkRoomForAnswerLocked("PING");
             connection.writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(frame.opaqueData(), true),
                     false));
         } finally {
             connection.lock.unlock();
+        }
+    }
+
+    /**
+     * Fails the connection when the writer's queue holds {@link Http2Writer#MAX_QUEUED_CONTROL} frames already: a
+     * server that keeps asking for answers while it reads none would otherwise grow the queue without end.
+     */
+    private void checkRoomForAnswerLocked(String frame) throws IOException {
+        if (!connection.writer.hasRoomForAnswerLocked()) {
+            throw new IOException("the server sent another " + frame + " to answer while "
+                    + Http2Writer.MAX_QUEUED_CONTROL + " control frames wait for it to read them (a control-frame"
+                    + " flood from a server that does not read): connection closed");
         }
     }
 
@@ -633,6 +679,10 @@ final class Http2Reader {
             }
             Http2Stream stream = connection.streamLocked(frame.streamId());
             if (stream == null) {
+                if (!connection.wasOpenedLocked(frame.streamId())) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "WINDOW_UPDATE on stream " + frame.streamId() + ", which was never opened");
+                }
                 return; // closed meanwhile
             }
             try {

@@ -1,5 +1,9 @@
 package dev.shuttle.client.http2;
 
+import dev.shuttle.client.HttpTimeoutException;
+import dev.shuttle.client.internal.Deadline;
+import dev.shuttle.client.internal.TaskScheduler;
+import dev.shuttle.transport.Transport;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -9,27 +13,50 @@ import java.util.Objects;
 
 /**
  * A request body on its way out as DATA frames: bytes gather in a pooled buffer of one frame's payload; a full buffer
- * (or {@link #finish}) waits for flow-control credit on the stream and the connection, then goes to the writer's
- * queue, which writes and gives the buffer back. So a caller blocks exactly while the server grants no window (or the
- * socket does not drain), never on the socket itself.
+ * (or {@link #finish}) waits for room in the writer's queue and for flow-control credit on the stream and the
+ * connection, then goes to the writer's queue, which writes and gives the buffer back. So a caller blocks exactly
+ * while the server grants no window or the socket does not drain, never on the socket itself.
+ *
+ * <p>Both waits are on the stream's condition, where the call timeout (its abort resets the stream) and the write
+ * timeout reach them. The write timeout bounds a stall, not the upload, as on HTTP/1.1: no window for that long since
+ * the last frame left fails this stream only ({@code WRITE}, RST_STREAM(CANCEL)); the writer blocked in one socket
+ * write for that long means the server reads nothing on the connection, which then fails with all its streams, as
+ * Go's {@code WriteByteTimeout} closes it.
  *
  * <p>Owned by the thread writing the request. When the server has answered in full and stopped the stream, further
  * bytes are dropped: the request is over.
  */
 final class Http2RequestBody extends OutputStream {
+    /** What a blocked caller waits for. */
+    private enum Blocked { WINDOW, SOCKET }
+
     private final Http2Connection connection;
     private final Http2Stream stream;
     private final Http2Exchange exchange;
+    private final TaskScheduler scheduler;
+    /** The write timeout, or {@link Deadline#NONE}. */
+    private final long writeTimeoutNanos;
     /** Payload being filled (write mode); null once given back or handed to the writer. */
     private ByteBuffer current;
     private long written;
+    /** Bytes handed to the writer's queue. */
+    private long queued;
     private boolean finished;
     private boolean stopped;
+    /** While waiting: for what, and since when nothing moved (the last frame queued); null otherwise. */
+    private Blocked blocked;
+    private long blockedSince;
+    /** The write timeout this body threw, and whether it is the whole connection's (its socket stuck). */
+    private HttpTimeoutException writeTimedOut;
+    private boolean connectionStuck;
 
-    Http2RequestBody(Http2Connection connection, Http2Stream stream, Http2Exchange exchange) {
+    Http2RequestBody(Http2Connection connection, Http2Stream stream, Http2Exchange exchange, TaskScheduler scheduler,
+                     long writeTimeoutNanos) {
         this.connection = connection;
         this.stream = stream;
         this.exchange = exchange;
+        this.scheduler = scheduler;
+        this.writeTimeoutNanos = writeTimeoutNanos;
     }
 
     @Override
@@ -77,16 +104,32 @@ final class Http2RequestBody extends OutputStream {
         return current;
     }
 
-    /** Hands the buffer to the writer in as many frames as the credit allows, waiting for credit as needed. */
+    /**
+     * Hands the buffer to the writer in as many frames as the credit allows, waiting for room and credit as needed.
+     * Room is looked for first and credit taken in the same hold of the lock as the frame is queued, so no credit is
+     * ever taken for a frame that then fails to leave.
+     */
     private void send(boolean endStream) throws IOException {
         ByteBuffer payload = current;
         current = null;
         payload.flip();
-        long waitingSince = connection.clock.getAsLong();
+        long since = connection.clock.getAsLong(); // the last progress: a frame queued
+        long windowSince = since; // a stall for want of window counts from the last progress or the last room
         connection.lock.lock();
         try {
             do {
-                int n = connection.reserveSendWindowLocked(stream, payload.remaining());
+                int n;
+                while (true) {
+                    connection.checkSendableLocked(stream); // failed, reset, aborted by the call timeout: throws
+                    if (!connection.writer.hasRoomForDataLocked(stream)) {
+                        awaitLocked(Blocked.SOCKET, since);
+                        windowSince = connection.clock.getAsLong();
+                    } else if ((n = connection.takeSendWindowLocked(stream, payload.remaining())) < 0) {
+                        awaitLocked(Blocked.WINDOW, windowSince);
+                    } else {
+                        break;
+                    }
+                }
                 ByteBuffer frame;
                 if (n == payload.remaining()) {
                     frame = payload;
@@ -96,9 +139,11 @@ final class Http2RequestBody extends OutputStream {
                     frame.put(payload.array(), payload.arrayOffset() + payload.position(), n).flip();
                     payload.position(payload.position() + n);
                 }
-                connection.sendDataLocked(stream, frame, endStream && payload == null);
-                exchange.bodyBytesQueued(n);
-                waitingSince = connection.clock.getAsLong();
+                connection.queueDataLocked(stream, frame, endStream && payload == null);
+                queued += n;
+                blocked = null;
+                since = connection.clock.getAsLong();
+                windowSince = since;
             } while (payload != null);
         } catch (InterruptedException e) {
             InterruptedIOException interrupted = new InterruptedIOException("interrupted while sending the body");
@@ -106,21 +151,75 @@ final class Http2RequestBody extends OutputStream {
             Thread.currentThread().interrupt();
             throw interrupted;
         } catch (IOException e) {
+            if (e == writeTimedOut) {
+                throw e;
+            }
             if (stream.failure == null && stream.remoteEnd) {
                 stopped = true; // answered in full: the rest of the request is not wanted
                 return;
             }
-            if (exchange.abortReason() != null) {
-                exchange.abortedWhileSending(waitingSince);
-                throw exchange.abortReason();
+            if (exchange.abortReason() != null && blocked != null) {
+                exchange.abortedWhileSending("(" + queued + " bytes sent): "
+                        + blockedOn(blocked, connection.clock.getAsLong() - blockedSince));
             }
-            throw e;
+            throw exchange.abortReason() != null ? exchange.abortReason() : e;
         } finally {
             connection.lock.unlock();
             if (payload != null) {
                 connection.buffers.release(payload);
             }
+            if (connectionStuck) {
+                connection.failed(writeTimedOut); // outside the lock: it closes the socket
+            }
         }
+    }
+
+    /**
+     * One wait for room or credit (lock held), bounded by the write timeout: for credit, counted from {@code since};
+     * for room, from when the writer's socket write in progress began.
+     */
+    private void awaitLocked(Blocked on, long since) throws IOException, InterruptedException {
+        blocked = on;
+        blockedSince = since;
+        long now = connection.clock.getAsLong();
+        long deadline;
+        if (on == Blocked.WINDOW) {
+            deadline = Deadline.after(since, writeTimeoutNanos);
+            if (now >= deadline) {
+                writeTimedOut = new HttpTimeoutException(HttpTimeoutException.Kind.WRITE,
+                        "no progress sending the request body (" + queued + " bytes sent): "
+                                + blockedOn(on, now - since));
+                connection.resetLocked(stream, Http2ErrorCode.CANCEL, writeTimedOut);
+                throw writeTimedOut;
+            }
+        } else {
+            long writeStarted = connection.transport.writeStartedNanos();
+            deadline = Deadline.after(writeStarted == Transport.NOT_WRITING ? now : writeStarted, writeTimeoutNanos);
+            if (now >= deadline) {
+                writeTimedOut = new HttpTimeoutException(HttpTimeoutException.Kind.WRITE,
+                        "no progress sending the request body (" + queued + " bytes sent): a write to the"
+                                + " connection stayed blocked for " + (now - writeStarted) / 1_000_000 + " ms after "
+                                + connection.transport.bytesSent() + " bytes sent on it; the server is not reading");
+                connectionStuck = true;
+                throw writeTimedOut;
+            }
+        }
+        connection.deadlines.addLocked(stream, deadline, now, scheduler);
+        stream.sendWaiting = true;
+        try {
+            stream.changed.await();
+        } finally {
+            stream.sendWaiting = false;
+            connection.deadlines.removeLocked(stream);
+        }
+    }
+
+    private static String blockedOn(Blocked on, long nanos) {
+        long ms = nanos / 1_000_000;
+        return on == Blocked.WINDOW
+                ? "the server granted no flow-control window for " + ms + " ms; it is not reading the request"
+                : "no room on the connection for " + ms + " ms (its socket does not drain); the server is not"
+                        + " reading";
     }
 
     /** Gives back a buffer not sent (a failed publisher). Idempotent; does not send anything. */

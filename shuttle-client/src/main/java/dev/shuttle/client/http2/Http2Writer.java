@@ -31,11 +31,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Queue and flags are guarded by the connection's lock; the encoder and the write buffer are owned by the writer
  * thread. Body bytes wait here only after their flow-control credit was taken, and at most {@link #MAX_QUEUED_DATA}
  * bytes of them per connection (callers wait for room), so a peer that stops reading holds back the callers, not
- * memory.
+ * memory. Other frames are counted too: the answers a server asks for (SETTINGS and PING ACKs) go in only while fewer
+ * than {@link #MAX_QUEUED_CONTROL} are queued ({@link #hasRoomForAnswerLocked}).
  */
 final class Http2Writer {
     /** Queued DATA bytes per connection before writers wait: four full frames. */
     static final int MAX_QUEUED_DATA = 4 * 16_384;
+    /**
+     * Frames other than HEADERS and DATA queued, past which the reader fails the connection rather than queue another
+     * answer: 10 000, the bound of Go's server ({@code maxQueuedControlFrames}) and Netty
+     * ({@code Http2ControlFrameLimitEncoder}); under a megabyte. Only a server that sends PINGs or SETTINGS and reads
+     * none of the answers gets there. Failing beats Go's transport's answer (its reader blocks on the write), which
+     * would stall every stream's response behind a peer that does not read.
+     */
+    static final int MAX_QUEUED_CONTROL = 10_000;
 
     /** What can be queued. */
     sealed interface Outbound {
@@ -72,8 +81,10 @@ final class Http2Writer {
     private final ArrayDeque<Outbound> queue = new ArrayDeque<>();
     /** Guarded by lock: DATA bytes queued. */
     private int queuedData;
-    /** Guarded by lock: signalled when queued DATA was written (room for more). */
-    private final Condition room;
+    /** Guarded by lock: frames other than HEADERS and DATA queued. */
+    private int queuedControl;
+    /** Guarded by lock: streams whose callers wait for room for DATA; signalled when queued DATA was written. */
+    private final ArrayList<Http2Stream> roomWaiters = new ArrayList<>();
     /** Guarded by lock: whether the writer thread exists (and is the current one: see {@link #generation}). */
     private boolean running;
     /** Guarded by lock: the writer thread waits on {@link #work} for frames. */
@@ -93,7 +104,6 @@ final class Http2Writer {
         this.lock = lock;
         this.transport = transport;
         this.buffers = buffers;
-        this.room = lock.newCondition();
         this.work = lock.newCondition();
     }
 
@@ -109,6 +119,8 @@ final class Http2Writer {
         queue.add(item);
         if (item instanceof DataOut data) {
             queuedData += data.payload().remaining();
+        } else if (isControl(item)) {
+            queuedControl++;
         }
         if (waiting) {
             waiting = false; // one signal for everything queued until it runs
@@ -127,12 +139,37 @@ final class Http2Writer {
         }
     }
 
-    /** Waits (interruptibly) until DATA may be queued; the caller holds the lock. */
-    void awaitRoomLocked() throws InterruptedException {
+    /** Counted against {@link #MAX_QUEUED_CONTROL}: everything but a request's HEADERS and DATA. */
+    private static boolean isControl(Outbound item) {
+        return !(item instanceof HeadersOut) && !(item instanceof DataOut);
+    }
+
+    /** Whether an answer the server asked for (a SETTINGS or PING ACK) may be queued: under the control bound. */
+    boolean hasRoomForAnswerLocked() {
         assert lock.isHeldByCurrentThread();
-        while (queuedData >= MAX_QUEUED_DATA && running) {
-            room.await();
+        return queuedControl < MAX_QUEUED_CONTROL;
+    }
+
+    /**
+     * Whether DATA may be queued now. If not, {@code stream}'s condition is signalled once queued DATA was written (or
+     * the writer stopped): its caller waits on it, where the call timeout and the write timeout reach it too.
+     */
+    boolean hasRoomForDataLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        if (queuedData < MAX_QUEUED_DATA || !running) {
+            return true;
         }
+        if (!roomWaiters.contains(stream)) {
+            roomWaiters.add(stream);
+        }
+        return false;
+    }
+
+    private void roomFreedLocked() {
+        for (int i = 0; i < roomWaiters.size(); i++) {
+            roomWaiters.get(i).changed.signalAll();
+        }
+        roomWaiters.clear();
     }
 
     boolean isRunningLocked() {
@@ -170,6 +207,9 @@ final class Http2Writer {
                 lock.lock();
                 try {
                     item = queue.poll();
+                    if (item != null && isControl(item)) {
+                        queuedControl--;
+                    }
                     if (item == null && out.position() == 0 && ended.isEmpty()) {
                         if (connection.writerMayWaitLocked()) {
                             long dismissals = generation;
@@ -234,7 +274,8 @@ final class Http2Writer {
             }
             queue.clear();
             queuedData = 0;
-            room.signalAll();
+            queuedControl = 0;
+            roomFreedLocked();
         } finally {
             lock.unlock();
         }
@@ -280,7 +321,7 @@ final class Http2Writer {
                 lock.lock();
                 try {
                     queuedData -= length;
-                    room.signalAll();
+                    roomFreedLocked();
                     send = connection.dataStillWantedLocked(data.stream(), length);
                 } finally {
                     lock.unlock();

@@ -22,7 +22,8 @@ import javax.net.ssl.SSLContext;
  * Everything {@code HttpClient.Builder} collected, for the internals. Timeouts are null when not set.
  *
  * @param traceFactory        makes a trace per call; null: none
- * @param writeTimeout        longest a single blocked write of an HTTP/1.1 request may last; null: none
+ * @param writeTimeout        longest sending a request may make no progress (HTTP/1.1: a blocked write; HTTP/2: no
+ *                            window, or the connection's writer blocked); null: none
  * @param http2               offer HTTP/2 in ALPN for https (falling back to HTTP/1.1 when the server does not pick it)
  * @param http2PriorKnowledge speak HTTP/2 straight away to every http origin (h2c, no upgrade)
  * @param http2PingInterval   PING an HTTP/2 connection that received nothing for this long; null: never

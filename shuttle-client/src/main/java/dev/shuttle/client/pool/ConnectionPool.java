@@ -98,6 +98,8 @@ public final class ConnectionPool implements AutoCloseable {
     private final AtomicLong spareWaits = new AtomicLong();
     /** New connections held back until they could answer, because their request's drain was due sooner. */
     private final AtomicLong heldDials = new AtomicLong();
+    /** Tests only, null otherwise: runs in {@link #acquire} after the look for an idle connection, before the wait. */
+    volatile Runnable afterIdleLookup;
     private final AtomicLong releases = new AtomicLong();
 
     public ConnectionPool(PoolConfig config, DrainPolicy policy, Dialer dialer, LongSupplier clock,
@@ -130,6 +132,10 @@ public final class ConnectionPool implements AutoCloseable {
             Lease idle = takeIdle(route, checkIdle);
             if (idle != null) {
                 return idle;
+            }
+            Runnable hook = afterIdleLookup;
+            if (hook != null) {
+                hook.run();
             }
         }
         return await(route, fresh, null, deadline, trace);
@@ -293,15 +299,16 @@ public final class ConnectionPool implements AutoCloseable {
             waiter = new Waiter(lock.newCondition(), fresh, failed != null ? failed.entry.serial + 1 : pool.opened + 1,
                     trace, deadline);
             pool.waiters.addLast(waiter);
-            if (fresh) {
-                // A retry may take a stream on a multiplexed connection open already, if it is newer than the one
-                // that failed it. Retries skip takeIdle, where other requests find free streams: it offers any.
-                for (int i = 0; i < pool.multiplexed.size() && !waiter.done; i++) {
-                    offerStreamsLocked(pool, pool.multiplexed.get(i));
-                }
+            // Free streams on a multiplexed connection, looked for in the same hold as the decision to wait or dial:
+            // one may have opened since takeIdle looked (a dial that completed in between), and a request that
+            // missed it would dial a second connection beside it. Retries skip takeIdle; one takes a stream only on
+            // a connection newer than the one that failed it (Waiter.accepts).
+            for (int i = 0; i < pool.multiplexed.size() && !waiter.done; i++) {
+                offerStreamsLocked(pool, pool.multiplexed.get(i));
             }
             HandOffDecision decision = null;
-            if (!fresh && policy.handOff() && !pool.knownMultiplexed && !dialer.multiplexedByConfiguration(route)) {
+            if (!waiter.done && !fresh && policy.handOff() && !pool.knownMultiplexed
+                    && !dialer.multiplexedByConfiguration(route)) {
                 decision = planLocked(pool, waiter, now);
             }
             if (!waiter.done && !waiter.covered() && !sharedDialsCoverLocked(pool)) {

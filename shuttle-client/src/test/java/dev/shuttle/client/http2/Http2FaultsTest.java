@@ -14,6 +14,7 @@ import dev.shuttle.client.Response;
 import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.RecordingTrace;
 import dev.shuttle.client.testing.ScriptedH2Peer;
+import dev.shuttle.client.testing.StagedHook;
 import dev.shuttle.client.testing.ThreadDump;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
@@ -283,7 +284,7 @@ class Http2FaultsTest {
         // Staged: the connection fails (the pool closing it, a failed write) just as a new stream takes it back.
         CountDownLatch unparking = new CountDownLatch(1);
         CountDownLatch failed = new CountDownLatch(1);
-        connection.beforeUnpark = pauseUntil(unparking, failed);
+        connection.beforeUnpark = StagedHook.pauseUntil(unparking, failed);
         CompletableFuture<Response> again = client.sendAsync(Request.get(peer.url("/two")));
         assertThat(unparking.await(5, TimeUnit.SECONDS)).isTrue();
         connection.failed(new IOException("staged failure"), null);
@@ -372,7 +373,7 @@ class Http2FaultsTest {
         // The writer stops before its next socket write, with A's HEADERS in hand, until B's are queued behind.
         CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        connection.writer.beforeWrite(pauseUntil(writing, release));
+        connection.writer.beforeWrite(StagedHook.pauseUntil(writing, release));
         CompletableFuture<Response> a = client.sendAsync(Request.get(peer.url("/a")));
         assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
         RecordingTrace traceB = new RecordingTrace();
@@ -448,17 +449,5 @@ class Http2FaultsTest {
         conn.close();
         Await.until("closed", () -> connection.ioState() == Http2Connection.Io.CLOSED && !connection.hasThreads());
         assertThat(connection.isHealthy()).isFalse();
-    }
-
-    /** A staged hook: says it was {@code reached}, then holds its thread until {@code release} opens. */
-    private static Runnable pauseUntil(CountDownLatch reached, CountDownLatch release) {
-        return () -> {
-            reached.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
     }
 }

@@ -3,6 +3,7 @@ package dev.shuttle.client.http2;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.ClientInternals;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.HttpTimeoutException;
@@ -10,8 +11,13 @@ import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
 import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.http2.SettingsFrame;
+import dev.shuttle.wire.http2.WindowUpdateFrame;
+import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -20,9 +26,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The read and response-header timeouts of HTTP/2 callers (kept by the connection's {@link WaitDeadlines}, not by a
- * timed park per wait): each fails its own call at about its time, resets only its stream, and the connection goes
- * on serving the others.
+ * The read, response-header and write timeouts of HTTP/2 callers (kept by the connection's {@link WaitDeadlines}, not
+ * by a timed park per wait): each fails its own call at about its time, resets only its stream, and the connection
+ * goes on serving the others; but a connection whose socket takes nothing for the write timeout fails as a whole. The
+ * call timeout frees an upload whatever it waits for.
  */
 class Http2TimeoutsTest {
     private final ScriptedH2Peer peer;
@@ -56,8 +63,13 @@ class Http2TimeoutsTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start))
                 .isGreaterThanOrEqualTo(Duration.ofMillis(300))
                 .isLessThan(Duration.ofSeconds(3));
+        onlyItsStreamWasReset(conn, request.streamId());
+    }
+
+    /** {@code streamId} was reset with CANCEL, and its connection serves the next request. */
+    private void onlyItsStreamWasReset(ScriptedH2Peer.Conn conn, int streamId) throws Exception {
         RstStreamFrame reset = conn.expect(RstStreamFrame.class);
-        assertThat(reset.streamId()).isEqualTo(request.streamId());
+        assertThat(reset.streamId()).isEqualTo(streamId);
         assertThat(reset.error()).isEqualTo(Http2ErrorCode.CANCEL);
 
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
@@ -127,5 +139,85 @@ class Http2TimeoutsTest {
         assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(firstRequest.streamId());
         assertThat(conn.expect(RstStreamFrame.class).streamId()).isEqualTo(secondRequest.streamId());
         assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+    }
+
+    @Test
+    void anUploadThatGetsNoWindowFailsAfterTheWriteTimeoutAndOnlyItsStreamIsReset() throws Exception {
+        client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(Duration.ofMillis(300))
+                .readTimeout(Duration.ofSeconds(30)).build();
+        CompletableFuture<Response> upload = client.sendAsync(Request.newBuilder(peer.url("/upload"))
+                .POST(BodyPublisher.ofBytes(new byte[1 << 20])).build());
+        ScriptedH2Peer.Conn conn = peer.accept();
+        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        long received = 0;
+        while (received < 65_535) { // the default stream window, and no WINDOW_UPDATE from this peer
+            received += conn.expect(DataFrame.class).data().remaining();
+        }
+        assertThatThrownBy(() -> upload.get(5, TimeUnit.SECONDS)).cause()
+                .isInstanceOfSatisfying(HttpTimeoutException.class,
+                        e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.WRITE))
+                .hasMessageContaining("(65535 bytes sent)")
+                .hasMessageContaining("the server granted no flow-control window for");
+        onlyItsStreamWasReset(conn, request.streamId());
+    }
+
+    /**
+     * An upload of 16 MiB to a server that grants every window but reads nothing from the socket (its receive buffer
+     * 4 KiB): the writer blocks in a socket write, and the upload waits for room in its queue.
+     */
+    private CompletableFuture<Response> uploadToAServerThatReadsNothing(ScriptedH2Peer deaf, Duration callTimeout) {
+        Request.Builder upload = Request.newBuilder(deaf.url("/upload")).POST(BodyPublisher.ofBytes(new byte[16 << 20]));
+        if (callTimeout != null) {
+            upload.timeout(callTimeout);
+        }
+        return client.sendAsync(upload.build());
+    }
+
+    private static ScriptedH2Peer.Conn acceptGrantingEveryWindow(ScriptedH2Peer deaf) throws Exception {
+        ScriptedH2Peer.Conn conn = deaf.accept(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE,
+                Integer.MAX_VALUE));
+        conn.send(new WindowUpdateFrame(0, Integer.MAX_VALUE - 65_535));
+        return conn;
+    }
+
+    @Test
+    void aConnectionWhoseSocketTakesNothingForTheWriteTimeoutFailsWithEveryStream() throws Exception {
+        client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(Duration.ofMillis(300))
+                .readTimeout(Duration.ofSeconds(30)).build();
+        try (ScriptedH2Peer deaf = new ScriptedH2Peer(4096)) {
+            CompletableFuture<Response> upload = uploadToAServerThatReadsNothing(deaf, null);
+            try (ScriptedH2Peer.Conn conn = acceptGrantingEveryWindow(deaf)) {
+                CompletableFuture<Response> behind = client.sendAsync(Request.get(deaf.url("/behind")));
+                assertThatThrownBy(() -> upload.get(10, TimeUnit.SECONDS)).cause()
+                        .isInstanceOfSatisfying(HttpTimeoutException.class,
+                                e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.WRITE))
+                        .hasMessageContaining("a write to the connection stayed blocked for");
+                assertThatThrownBy(() -> behind.get(5, TimeUnit.SECONDS)).as("a GET on the same connection")
+                        .cause().isInstanceOf(HttpTimeoutException.class)
+                        .hasMessageContaining("a write to the connection stayed blocked for");
+                assertThat(conn.closedByClient()).isTrue();
+            }
+        }
+        ClientInternals.awaitSettled(client);
+    }
+
+    @Test
+    void theCallTimeoutFreesAnUploadWaitingForASocketThatTakesNothing() throws Exception {
+        client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(HttpClient.NO_TIMEOUT)
+                .readTimeout(Duration.ofSeconds(30)).build();
+        try (ScriptedH2Peer deaf = new ScriptedH2Peer(4096)) {
+            CompletableFuture<Response> upload = uploadToAServerThatReadsNothing(deaf, Duration.ofMillis(500));
+            ScriptedH2Peer.Conn conn = acceptGrantingEveryWindow(deaf);
+            try {
+                assertThatThrownBy(() -> upload.get(5, TimeUnit.SECONDS)).cause()
+                        .isInstanceOfSatisfying(HttpTimeoutException.class,
+                                e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.CALL))
+                        .hasMessageContaining("call timed out while sending the request body (")
+                        .hasMessageContaining("no room on the connection for");
+            } finally {
+                conn.close(); // the server goes away, and the stuck connection with it
+            }
+        }
+        ClientInternals.awaitSettled(client);
     }
 }

@@ -14,13 +14,16 @@ import dev.shuttle.client.internal.StatsRecorder;
 import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.ManualScheduler;
 import dev.shuttle.client.testing.RecordingTrace;
+import dev.shuttle.client.testing.StagedHook;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -745,6 +748,39 @@ class ConnectionPoolTest {
         blindFresh.release(true);
         fresh.release(true);
         busy.release(true);
+    }
+
+    /**
+     * A burst to an HTTP/2 origin: the second request finds no free stream while the first one's dial is in flight,
+     * and comes to wait just after that dial completed (staged between the two holds of the pool's lock). It must
+     * take a stream on the new connection rather than dial a second one.
+     */
+    @Test
+    void aRequestThatLookedJustBeforeAnHttp2DialCompletedTakesAStreamOnItInsteadOfDialing() throws Exception {
+        multiplexedStreams = 10;
+        pool();
+        gateDials();
+        CompletableFuture<Lease> first = acquireAsync();
+        Await.until("the first request's dial started", () -> dialPermits.hasQueuedThreads());
+        CountDownLatch looked = new CountDownLatch(1);
+        CountDownLatch dialDone = new CountDownLatch(1);
+        pool.afterIdleLookup = StagedHook.pauseUntil(looked, dialDone);
+        CompletableFuture<Lease> second = acquireAsync();
+        assertThat(looked.await(5, TimeUnit.SECONDS)).isTrue();
+        pool.afterIdleLookup = null;
+        dialPermits.release(); // the dial completes between the second request's look and its wait
+        Lease firstLease = first.get(5, TimeUnit.SECONDS);
+        dialDone.countDown();
+
+        Await.until("the second request served or dialing", () -> second.isDone() || dialPermits.hasQueuedThreads());
+        boolean dialedAgain = dialPermits.hasQueuedThreads();
+        dialPermits.release(); // a second dial, if any, completes: nothing is left blocked
+        assertThat(dialedAgain).as("a second dial beside a connection with 9 free streams").isFalse();
+        Lease secondLease = second.get();
+        assertThat(secondLease.connection()).isSameAs(firstLease.connection());
+        assertThat(dialed).hasSize(1);
+        secondLease.release(true);
+        firstLease.release(true);
     }
 
     /** Dials are gated: lets the one {@code waiting} started through, and returns what it was served. */

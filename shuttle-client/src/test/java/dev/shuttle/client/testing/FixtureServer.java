@@ -36,6 +36,7 @@ public final class FixtureServer implements AutoCloseable {
     private final HttpServer server;
     private final AtomicLong newConnections = new AtomicLong();
     private final AtomicLong closedConnections = new AtomicLong();
+    private final AtomicLong responsesFinished = new AtomicLong();
     private final AtomicInteger activeHandlers = new AtomicInteger();
     private final AtomicInteger maxActiveHandlers = new AtomicInteger();
     private volatile CyclicBarrier barrier;
@@ -49,6 +50,9 @@ public final class FixtureServer implements AutoCloseable {
                         newConnections.incrementAndGet();
                     } else if (to == ConnectionState.CLOSED) {
                         closedConnections.incrementAndGet();
+                    }
+                    if (from == ConnectionState.ACTIVE && to == ConnectionState.IDLE) {
+                        responsesFinished.incrementAndGet();
                     }
                 })
                 .start();
@@ -70,6 +74,14 @@ public final class FixtureServer implements AutoCloseable {
     /** Connections currently open at the server. */
     public long openConnections() {
         return newConnections.get() - closedConnections.get();
+    }
+
+    /**
+     * HTTP/1.1 responses the server finished writing, every byte handed to the socket, on connections it kept open
+     * (its listener's ACTIVE to IDLE): once it counts a response, that response is in the client's socket.
+     */
+    public long responsesFinished() {
+        return responsesFinished.get();
     }
 
     public long requests() {

@@ -45,7 +45,18 @@ public final class ScriptedH2Peer implements AutoCloseable {
     private final Thread acceptor;
 
     public ScriptedH2Peer() throws IOException {
+        this(0);
+    }
+
+    /**
+     * @param receiveBufferBytes the accepted sockets' receive buffer (0: the system's): a small one makes a peer that
+     *                           stops reading block the client's writes after a few KiB
+     */
+    public ScriptedH2Peer(int receiveBufferBytes) throws IOException {
         server = new ServerSocket();
+        if (receiveBufferBytes > 0) {
+            server.setReceiveBufferSize(receiveBufferBytes);
+        }
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         acceptor = Thread.ofPlatform().daemon().name("scripted-h2-accept").start(() -> {
             try {
@@ -215,13 +226,27 @@ public final class ScriptedH2Peer implements AutoCloseable {
         }
 
         public void sendHeaders(int streamId, int status, Headers headers, boolean endStream) throws IOException {
+            write(headers(streamId, status, headers, endStream, 0).flip());
+        }
+
+        /** A head without END_STREAM and {@code data} in one write: the client reads them as one batch. */
+        public void sendHeadersAndData(int streamId, int status, Headers headers, DataFrame data)
+                throws IOException {
+            ByteBuffer bytes = headers(streamId, status, headers, false, Http2FrameWriter.encodedLength(data));
+            Http2FrameWriter.write(bytes, data);
+            write(bytes.flip());
+        }
+
+        /** The HEADERS (and CONTINUATION) frames of a response head, with {@code room} octets to spare after them. */
+        private ByteBuffer headers(int streamId, int status, Headers headers, boolean endStream, int room) {
             List<String> fields = Http2Fields.response(new Http2ResponseHead(status, headers));
             ByteBuffer block = ByteBuffer.allocate(HpackEncoder.maxEncodedLength(fields));
             encoder.encode(fields, block);
             block.flip();
-            ByteBuffer frame = ByteBuffer.allocate(Http2FrameWriter.headerBlockLength(block.remaining(), 16_384));
+            ByteBuffer frame = ByteBuffer.allocate(Http2FrameWriter.headerBlockLength(block.remaining(), 16_384)
+                    + room);
             Http2FrameWriter.writeHeaderBlock(frame, streamId, block, endStream, 16_384);
-            write(frame.flip());
+            return frame;
         }
 
         /** DATA in frames of at most 16 KiB. */
@@ -236,8 +261,40 @@ public final class ScriptedH2Peer implements AutoCloseable {
         }
 
         public void send(Http2Frame frame) throws IOException {
-            ByteBuffer bytes = ByteBuffer.allocate(Http2FrameWriter.encodedLength(frame));
-            Http2FrameWriter.write(bytes, frame);
+            sendAll(List.of(frame));
+        }
+
+        /**
+         * Sends up to {@code max} PINGs, {@code batch} per write, reading nothing, until a write fails because the
+         * client closed the connection; returns how many were sent in full.
+         */
+        public long floodPings(int batch, long max) {
+            List<PingFrame> pings = new ArrayList<>(batch);
+            for (int i = 0; i < batch; i++) {
+                pings.add(new PingFrame(i, false));
+            }
+            long sent = 0;
+            try {
+                while (sent < max) {
+                    sendAll(pings);
+                    sent += batch;
+                }
+            } catch (IOException e) {
+                // the client closed the connection
+            }
+            return sent;
+        }
+
+        /** {@code frames} in one socket write: the client reads them together, as one batch. */
+        public void sendAll(List<? extends Http2Frame> frames) throws IOException {
+            int length = 0;
+            for (Http2Frame frame : frames) {
+                length += Http2FrameWriter.encodedLength(frame);
+            }
+            ByteBuffer bytes = ByteBuffer.allocate(length);
+            for (Http2Frame frame : frames) {
+                Http2FrameWriter.write(bytes, frame);
+            }
             write(bytes.flip());
         }
 

@@ -61,6 +61,21 @@ public enum ClientKind {
         return this == SHUTTLE_H2;
     }
 
+    /**
+     * Why this client cannot be measured speaking HTTP/2 ({@code tls}: h2 through ALPN, else h2c with prior
+     * knowledge), or null when it can ({@link ClientOptions#http2()}).
+     */
+    public String http2Refusal(boolean tls) {
+        return switch (this) {
+            case SHUTTLE, SHUTTLE_BOUNDED, SHUTTLE_NONE -> "drain policies are HTTP/1.1's (over HTTP/2 an unread body "
+                    + "costs a RST_STREAM); Shuttle over HTTP/2 is shuttle-h2";
+            case APACHE -> "Apache HttpClient 5 classic speaks HTTP/1.1 only";
+            case JDK -> tls ? null : "the JDK client has no h2c prior knowledge (on http it sends HTTP/1.1 with "
+                    + "Upgrade: h2c); measure it with --protocol h2";
+            case SHUTTLE_H2, OKHTTP, JETTY -> null;
+        };
+    }
+
     /** A fresh client with its own pool. */
     public LabClient create(ClientOptions options) {
         return factory.apply(options);

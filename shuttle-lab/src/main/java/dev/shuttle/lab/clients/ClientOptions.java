@@ -14,14 +14,17 @@ import java.util.Objects;
  * @param connectTimeout   connect timeout; default 5 s, so a dead endpoint fails fast in {@code probe}
  * @param requestTimeout   whole-exchange timeout up to the response head; default 30 s, past any fixture case
  * @param trust            for https: whom every client trusts, each client with a TLS context (and so a session
- *                         cache) of its own, and HTTP/1.1 only (but {@code shuttle-h2}); default null: each
- *                         client's own TLS defaults, for plain-http runs that never dial TLS
+ *                         cache) of its own; default null: each client's own TLS defaults, for plain-http runs that
+ *                         never dial TLS
+ * @param http2            HTTP/2 only: prior knowledge on http (h2c), ALPN h2 on https, and a response over any other
+ *                         protocol is a failed call; default false: HTTP/1.1 (but {@code shuttle-h2}, always
+ *                         HTTP/2). Only for clients whose {@link ClientKind#http2Refusal} is null
  * @param followRedirects  follow redirects: the one client that does not by default (the JDK's) is told to
  *                         ({@code NORMAL}); the others follow anyway; default false
  * @param proxy            an HTTP proxy every request goes through; default null: direct
  */
 public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Duration requestTimeout,
-                            ClientTrust trust, boolean followRedirects, InetSocketAddress proxy) {
+                            ClientTrust trust, boolean http2, boolean followRedirects, InetSocketAddress proxy) {
 
     public ClientOptions {
         Objects.requireNonNull(connectTimeout, "connectTimeout");
@@ -42,6 +45,7 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration requestTimeout = Duration.ofSeconds(30);
         private ClientTrust trust;
+        private boolean http2;
         private boolean followRedirects;
         private InetSocketAddress proxy;
 
@@ -65,6 +69,11 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
             return this;
         }
 
+        public Builder http2(boolean value) {
+            this.http2 = value;
+            return this;
+        }
+
         public Builder followRedirects(boolean value) {
             this.followRedirects = value;
             return this;
@@ -76,7 +85,8 @@ public record ClientOptions(boolean goIdleDefaults, Duration connectTimeout, Dur
         }
 
         public ClientOptions build() {
-            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust, followRedirects, proxy);
+            return new ClientOptions(goIdleDefaults, connectTimeout, requestTimeout, trust, http2, followRedirects,
+                    proxy);
         }
     }
 }

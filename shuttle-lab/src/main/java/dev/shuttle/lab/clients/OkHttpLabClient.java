@@ -16,11 +16,13 @@ import okhttp3.Response;
 
 /**
  * OkHttp 5 with its default pool (5 idle connections, 5 minutes). The response is closed with
- * {@link Response#close()}, as OkHttp's documentation requires; OkHttp then discards the rest of the body on the
- * caller's thread for up to 100 ms.
+ * {@link Response#close()}, as OkHttp's documentation requires; over HTTP/1.1 OkHttp then discards the rest of the
+ * body on the caller's thread for up to 100 ms, over HTTP/2 it resets the stream. HTTP/2 when asked: prior knowledge
+ * ({@code H2_PRIOR_KNOWLEDGE}) on http, ALPN h2 on https.
  */
 final class OkHttpLabClient implements LabClient {
     private final OkHttpClient client;
+    private final boolean http2;
     private final AtomicLong connectsStarted = new AtomicLong();
 
     OkHttpLabClient(ClientOptions options) {
@@ -34,8 +36,14 @@ final class OkHttpLabClient implements LabClient {
         if (options.proxy() != null) {
             builder.proxy(new Proxy(Proxy.Type.HTTP, options.proxy()));
         }
+        this.http2 = options.http2();
+        // HTTP/1.1: over TLS ALPN offers http/1.1 alone. HTTP/2 over TLS: OkHttp insists on http/1.1 in the offer,
+        // and the fixture picks h2; a response over HTTP/1.1 would then fail the call below.
+        List<Protocol> protocols = !http2 ? List.of(Protocol.HTTP_1_1)
+                : options.trust() == null ? List.of(Protocol.H2_PRIOR_KNOWLEDGE)
+                : List.of(Protocol.HTTP_2, Protocol.HTTP_1_1);
         this.client = builder
-                .protocols(List.of(Protocol.HTTP_1_1)) // over TLS: ALPN offers http/1.1 alone
+                .protocols(protocols)
                 .connectTimeout(options.connectTimeout())
                 .readTimeout(options.requestTimeout())
                 .retryOnConnectionFailure(true)
@@ -58,6 +66,9 @@ final class OkHttpLabClient implements LabClient {
         Request request = new Request.Builder().url(uri.toString()).get().build();
         Call call = client.newCall(request);
         try (Response response = call.execute()) {
+            if (http2 && response.protocol() != Protocol.HTTP_2 && response.protocol() != Protocol.H2_PRIOR_KNOWLEDGE) {
+                throw new IOException("OkHttp spoke " + response.protocol() + ", not HTTP/2");
+            }
             long read = 0;
             if (use != BodyUse.CLOSE_UNREAD) {
                 InputStream body = response.body().byteStream();

@@ -41,8 +41,9 @@ public final class HtmlReport {
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n")
                 .append("<title>Shuttle Lab: lab reuse</title>\n<style>\n").append(Html.STYLE)
                 .append("</style>\n</head>\n<body>\n");
-        page.append("<h1>Shuttle Lab: connection reuse when the caller closes the body unread")
-                .append(s.tls() ? " (HTTPS)" : "").append("</h1>\n");
+        page.append("<h1>Shuttle Lab: connection reuse when the caller closes the body unread (")
+                .append(Html.escape(ReuseTables.protocols(s))).append(")")
+                .append(Html.escape(ReuseTables.against(s))).append("</h1>\n");
         for (String line : ReuseTables.parameters(result).split("\n")) {
             page.append("<p class=\"meta\">").append(Html.escape(line)).append("</p>\n");
         }
@@ -60,7 +61,11 @@ public final class HtmlReport {
                 + "measurements</b>: Go 1.27 under shuttle-bounded and Go 1.26 under shuttle-none, the Shuttle "
                 + "policies that behave like them; per 100 sequential requests unless they say \"of N\"; "
                 + "'-' where the seeds give no figure. Sources below.</p>\n");
-        if (s.tls()) {
+        if (s.protocol().isHttp2() && !s.server().isPeer()) {
+            page.append("<h2>").append(Html.escape(ReuseTables.goAwaysTitle(s))).append("</h2>\n");
+            page.append(table(result, false, ReuseTables::goAways));
+        }
+        if (s.tls() && !s.server().isPeer()) {
             page.append("<h2>").append(ReuseTables.HANDSHAKES_TITLE).append(" (median of ").append(s.rounds())
                     .append(" rounds; min-max when they differ)</h2>\n");
             page.append(chart(result, "TLS handshakes", CellSummary::tlsHandshakes));
@@ -68,7 +73,7 @@ public final class HtmlReport {
             page.append("<h2>").append(Html.escape(ReuseTables.RESUMED_TITLE)).append("</h2>\n");
             page.append(table(result, false, c -> Long.toString(c.tlsResumed())));
         }
-        page.append("<h2>Bytes the server wrote per cell (median)</h2>\n");
+        page.append("<h2>").append(ReuseTables.bytesTitle(s)).append("</h2>\n");
         page.append(table(result, false, c -> Units.bytes(c.serverBytes())));
         page.append("<h2>Time for the cell's requests, ms (median)</h2>\n");
         page.append(table(result, false, c -> Units.millis(c.wallNanos())));

@@ -63,6 +63,9 @@ public final class JsonReport {
                 handshakes.put("max", c.maxTlsHandshakes());
                 cell.put("tlsResumed", c.tlsResumed());
             }
+            if (c.goAways() >= 0) {
+                cell.put("goAwaysBeforeClientClosed", c.goAways());
+            }
             cell.put("wallMillis", c.wallNanos() / 1e6);
             cell.put("p50Millis", c.p50Nanos() / 1e6);
             cell.put("p99Millis", c.p99Nanos() / 1e6);
@@ -80,6 +83,9 @@ public final class JsonReport {
             if (result.settings().tls()) {
                 round.put("tlsHandshakes", m.tlsHandshakes());
                 round.put("tlsResumed", m.tlsResumed());
+            }
+            if (m.goAways() >= 0) {
+                round.put("goAwaysBeforeClientClosed", m.goAways());
             }
             round.put("wallMillis", m.wallNanos() / 1e6);
             round.put("p50Millis", m.p50Nanos() / 1e6);
@@ -103,6 +109,8 @@ public final class JsonReport {
         p.put("rounds", s.rounds());
         p.put("dialDelayMillis", s.dialDelay().toMillis());
         p.put("tls", s.tls());
+        p.put("protocol", s.protocol().cliName());
+        p.put("server", s.server().cliName());
         p.put("warmupRequests", s.warmup());
         ArrayNode clients = p.putArray("clients");
         s.clients().stream().map(ClientKind::cliName).forEach(clients::add);

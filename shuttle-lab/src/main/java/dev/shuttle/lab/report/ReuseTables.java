@@ -24,20 +24,24 @@ public final class ReuseTables {
         ReuseSettings s = result.settings();
         StringBuilder out = new StringBuilder();
         out.append("Shuttle Lab: connection reuse when the caller closes the body unread (")
-                .append(protocols(s)).append(")\n");
+                .append(protocols(s)).append(")").append(against(s)).append("\n");
         out.append(parameters(result)).append("\n\n");
 
         out.append("New connections per cell (median of ").append(s.rounds()).append(" round")
                 .append(s.rounds() == 1 ? "" : "s").append("; min-max when the rounds differ)\n");
         out.append(table(result, true, ReuseTables::connections)).append('\n');
-        if (s.tls()) {
+        if (s.protocol().isHttp2() && !s.server().isPeer()) {
+            out.append(goAwaysTitle(s)).append('\n');
+            out.append(table(result, false, ReuseTables::goAways)).append('\n');
+        }
+        if (s.tls() && !s.server().isPeer()) {
             out.append(HANDSHAKES_TITLE).append(" (median of ").append(s.rounds()).append(" round")
                     .append(s.rounds() == 1 ? "" : "s").append("; min-max when the rounds differ)\n");
             out.append(table(result, false, ReuseTables::handshakes)).append('\n');
             out.append(RESUMED_TITLE).append('\n');
             out.append(table(result, false, c -> Long.toString(c.tlsResumed()))).append('\n');
         }
-        out.append("Bytes the server wrote per cell (median)\n");
+        out.append(bytesTitle(s)).append('\n');
         out.append(table(result, false, c -> Units.bytes(c.serverBytes()))).append('\n');
         out.append("Time for the cell's requests, ms (median)\n");
         out.append(table(result, false, c -> Units.millis(c.wallNanos()))).append('\n');
@@ -52,17 +56,23 @@ public final class ReuseTables {
         ReuseSettings s = result.settings();
         return "requests per cell " + s.requests() + " (slow cases " + Math.min(s.slowRequests(), s.requests())
                 + ", see column n), rounds " + s.rounds() + ", dial delay " + s.dialDelay().toMillis() + " ms"
-                + (s.dialDelay().isZero() ? " (direct to the fixture)" : " (through the relay)")
+                + (s.server().isPeer() ? " (through the relay, which counts the server's connections)"
+                : s.dialDelay().isZero() ? " (direct to the fixture)" : " (through the relay)")
                 + ", warm-up " + s.warmup() + " requests per client\n"
-                + (s.tls() ? "HTTPS: the fixture presents a certificate generated for this run; every client trusts "
-                + "its authority alone, through a TLS context (session cache) of its own, HTTP/1.1 only"
-                + (speaksHttp2(s.clients()) ? " (shuttle-h2: h2 through ALPN)" : "") + "\n" : "")
+                + (s.tls() ? "HTTPS: the " + (s.server().isPeer() ? "server" : "fixture")
+                + " presents a certificate generated for this run; every client trusts "
+                + "its authority alone, through a TLS context (session cache) of its own, "
+                + (s.protocol().isHttp2() ? "h2 through ALPN" : "HTTP/1.1 only"
+                + (speaksHttp2(s.clients()) ? " (shuttle-h2: h2 through ALPN)" : "")) + "\n" : "")
                 + result.environment().summaryLine() + "\n"
                 + "run took " + Units.duration(result.elapsedNanos());
     }
 
     /** What the title says the run spoke. */
     static String protocols(ReuseSettings s) {
+        if (s.protocol().isHttp2()) {
+            return s.protocol().label();
+        }
         String http1 = s.tls() ? "HTTP/1.1 over TLS" : "HTTP/1.1";
         if (!speaksHttp2(s.clients())) {
             return http1;
@@ -80,6 +90,25 @@ public final class ReuseTables {
         String cell = c.minNewConnections() == c.maxNewConnections() ? median
                 : median + " (" + c.minNewConnections() + "-" + c.maxNewConnections() + ")";
         return c.errors() > 0 ? cell + " !" + c.errors() : cell;
+    }
+
+    /** Against a peer server, which one; nothing against the fixture. */
+    static String against(ReuseSettings s) {
+        return s.server().isPeer() ? " against " + s.server().label() : "";
+    }
+
+    static String bytesTitle(ReuseSettings s) {
+        return s.server().isPeer() ? "Bytes the relay passed from the server to the client per cell (median)"
+                : "Bytes the server wrote per cell (median)";
+    }
+
+    static String goAwaysTitle(ReuseSettings s) {
+        return "GOAWAYs the server sent before the client closed (sum of " + s.rounds() + " round"
+                + (s.rounds() == 1 ? "" : "s") + "; each one cost the client a connection it still wanted)";
+    }
+
+    static String goAways(CellSummary c) {
+        return c.goAways() < 0 ? "-" : Long.toString(c.goAways());
     }
 
     static String handshakes(CellSummary c) {
@@ -149,7 +178,18 @@ public final class ReuseTables {
         out.append("Bytes include response heads: what each connection's socket accepted, i.e. the traffic. On "
                 + "loopback the kernel's socket buffers take a few hundred KiB\n  even from a client that reads "
                 + "nothing, so bytes separate the clients only for larger or slower bodies.\n");
-        if (speaksHttp2(result.settings().clients())) {
+        if (result.settings().server().isPeer()) {
+            out.append("Against " + result.settings().server().label() + " every client speaks HTTP/2 through the "
+                    + "lab's relay, which counts the connections\n  and the bytes it passes on (TLS records "
+                    + "included); the server reports neither TLS handshakes nor GOAWAYs, shown as '-'.\n");
+        } else if (result.settings().protocol().isHttp2()) {
+            out.append("Every client speaks HTTP/2 (" + (result.settings().tls() ? "ALPN h2" : "h2c with prior "
+                    + "knowledge") + "; a response over HTTP/1.1 would count as a failed call): a body closed unread "
+                    + "resets its\n  stream (RST_STREAM) and costs no connection unless the server ends it. "
+                    + "GOAWAYs are read from the fixture's frames"
+                    + (result.settings().tls() ? "" : " through a relay that holds its port\n  (one more "
+                    + "loopback hop; bytes include what the relay buffered)") + ".\n");
+        } else if (speaksHttp2(result.settings().clients())) {
             out.append("shuttle-h2 speaks HTTP/2 (" + (result.settings().tls() ? "ALPN h2" : "h2c with prior "
                     + "knowledge") + "): one multiplexed connection per client; a body closed unread resets its\n"
                     + "  stream (RST_STREAM) instead of draining it, and HTTP/2 carries no Connection: close (a "

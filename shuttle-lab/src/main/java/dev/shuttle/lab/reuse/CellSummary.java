@@ -16,6 +16,8 @@ import java.util.List;
  * @param minTlsHandshakes  fewest in one round
  * @param maxTlsHandshakes  most in one round
  * @param tlsResumed        median resumed handshakes (the median of their own counts, not of the rounds above)
+ * @param goAways           GOAWAYs before the client closed, over all rounds (any one is a connection the server
+ *                          took from a client that wanted it); -1 when not counted
  * @param wallNanos         median time for the cell's calls
  * @param p50Nanos          median over rounds of the per-call median
  * @param p99Nanos          median over rounds of the per-call 99th percentile
@@ -23,7 +25,7 @@ import java.util.List;
  */
 public record CellSummary(ClientKind client, ReuseCase reuseCase, int requests, int rounds, long newConnections,
                           long minNewConnections, long maxNewConnections, long serverBytes, long tlsHandshakes,
-                          long minTlsHandshakes, long maxTlsHandshakes, long tlsResumed, long wallNanos,
+                          long minTlsHandshakes, long maxTlsHandshakes, long tlsResumed, long goAways, long wallNanos,
                           long p50Nanos, long p99Nanos, int errors) {
 
     /** Summarises the rounds of one cell; they must all be of the same client and case. */
@@ -40,6 +42,7 @@ public record CellSummary(ClientKind client, ReuseCase reuseCase, int requests, 
                 Arrays.stream(handshakes).min().orElse(0),
                 Arrays.stream(handshakes).max().orElse(0),
                 median(rounds.stream().mapToLong(CellMeasurement::tlsResumed).toArray()),
+                first.goAways() < 0 ? -1 : rounds.stream().mapToLong(CellMeasurement::goAways).sum(),
                 median(rounds.stream().mapToLong(CellMeasurement::wallNanos).toArray()),
                 median(rounds.stream().mapToLong(CellMeasurement::p50Nanos).toArray()),
                 median(rounds.stream().mapToLong(CellMeasurement::p99Nanos).toArray()),

@@ -8,8 +8,8 @@ import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.clients.ClientOptions;
 import dev.shuttle.lab.clients.Feature;
 import dev.shuttle.lab.clients.LabClient;
-import dev.shuttle.lab.fixture.FixtureServer;
 import dev.shuttle.lab.fixture.LabTarget;
+import dev.shuttle.lab.fixture.TargetCounts;
 import dev.shuttle.lab.report.ProgressSink;
 import dev.shuttle.lab.report.RunEnvironment;
 import java.io.IOException;
@@ -31,7 +31,9 @@ import org.HdrHistogram.Histogram;
  * the fixture's generated authority through a TLS context of its own (so it resumes only its own sessions), speaks
  * HTTP/1.1 only (but {@code shuttle-h2}, which takes h2 through ALPN), and the fixture also counts handshakes, resumed
  * ones apart. {@code shuttle-h2} speaks h2c with prior knowledge over plaintext: the fixture serves both protocols
- * on one port and counts their connections alike.
+ * on one port and counts their connections alike. With {@code protocol} h2c or h2 every client speaks HTTP/2 and
+ * the fixture also counts the GOAWAY frames it sends before a client closed. With a peer {@code server}, the clients
+ * talk to that server through the relay, which counts their connections and the bytes it passed on.
  */
 public final class ReuseExperiment implements AutoCloseable {
     /** Longest wait for a cell's connections to close after its client was closed. */
@@ -52,14 +54,15 @@ public final class ReuseExperiment implements AutoCloseable {
         RunEnvironment environment = RunEnvironment.capture();
         List<CellMeasurement> measurements = new ArrayList<>();
         progress.begin("lab reuse", settings.totalRequests());
-        try (LabTarget target = LabTarget.start(settings.dialDelay(), settings.tls())) {
-            boolean proxy = settings.cases().stream().anyMatch(c -> c.feature() == Feature.PROXY)
-                    && target.startProxy();
+        try (LabTarget target = startTarget()) {
+            // Through squid over HTTP/1.1 against the fixture: no HTTP proxy carries h2c, and a peer serves HTTP/2.
+            boolean proxy = !settings.protocol().isHttp2() && !settings.server().isPeer()
+                    && settings.cases().stream().anyMatch(c -> c.feature() == Feature.PROXY) && target.startProxy();
             warmUp(target);
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (ReuseCase reuseCase : settings.cases()) {
                     if (reuseCase.feature() == Feature.PROXY && !proxy) {
-                        continue; // squid is not installed: the row stays empty, the report says why
+                        continue; // no squid, or no proxied HTTP/1.1: the row stays empty, the report says why
                     }
                     for (ClientKind client : orderFor(settings.clients(), round)) {
                         if (!reuseCase.appliesTo(client)) {
@@ -77,6 +80,15 @@ public final class ReuseExperiment implements AutoCloseable {
         }
         return new ReuseResult(settings, environment, measurements, summarise(measurements),
                 System.nanoTime() - start);
+    }
+
+    /** The fixture, counting GOAWAYs over HTTP/2; or the peer server, behind the relay that counts connections. */
+    private LabTarget startTarget() throws IOException {
+        ReuseServer server = settings.server();
+        if (server.isPeer()) {
+            return LabTarget.startPeer(server.label(), server::startPeer, settings.dialDelay(), settings.tls());
+        }
+        return LabTarget.start(settings.dialDelay(), settings.tls(), settings.protocol().isHttp2());
     }
 
     /**
@@ -129,16 +141,12 @@ public final class ReuseExperiment implements AutoCloseable {
 
     private CellMeasurement measureCellHere(LabTarget target, ClientKind kind, ReuseCase reuseCase, int round)
             throws InterruptedException {
-        FixtureServer fixture = target.fixture();
         int requests = settings.requestsFor(reuseCase);
         URI uri = target.uri(reuseCase.pathAndQuery());
         Histogram latencies = new Histogram(HISTOGRAM_MAX_NANOS, 3);
-        // Through the proxy the fixture sees squid's connections: the clients' are counted in front of squid.
+        // Through the proxy the server sees squid's connections: the clients' are counted in front of squid.
         boolean proxied = reuseCase.feature() == Feature.PROXY;
-        long connectionsBefore = proxied ? target.proxyConnections() : fixture.connectionsAccepted();
-        long bytesBefore = fixture.bytesWritten();
-        long handshakesBefore = fixture.tlsHandshakes();
-        long resumedBefore = fixture.tlsResumed();
+        TargetCounts before = target.counts(proxied);
         int errors = 0;
         String firstError = null;
         Map<String, Object> ownView;
@@ -157,7 +165,7 @@ public final class ReuseExperiment implements AutoCloseable {
                     }
                 } catch (CallWatchdog.CallTimedOutException e) {
                     errors++;
-                    firstError = firstError != null ? firstError : e.getMessage() + "; server: " + fixture.describe();
+                    firstError = firstError != null ? firstError : e.getMessage() + "; server: " + target.describe();
                 } catch (IOException | RuntimeException e) {
                     errors++;
                     firstError = firstError != null ? firstError : e.toString();
@@ -175,22 +183,24 @@ public final class ReuseExperiment implements AutoCloseable {
             ownView.put("warning", "connections still open at the relay or the server " + SETTLE_TIMEOUT.toSeconds()
                     + " s after the client closed; counts may be short");
         }
-        long connectionsAfter = proxied ? target.proxyConnections() : fixture.connectionsAccepted();
-        return new CellMeasurement(kind, reuseCase, round, requests,
-                connectionsAfter - connectionsBefore, fixture.bytesWritten() - bytesBefore,
-                fixture.tlsHandshakes() - handshakesBefore, fixture.tlsResumed() - resumedBefore, wall,
+        TargetCounts cell = target.counts(proxied).minus(before);
+        return new CellMeasurement(kind, reuseCase, round, requests, cell.connections(), cell.bytes(),
+                cell.tlsHandshakes(), cell.tlsResumed(), cell.goAways(), wall,
                 latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
                 ownView);
     }
 
-    /** Every client's defaults, except that over TLS it trusts the target's authority (and nothing else). */
-    private static ClientOptions clientOptions(LabTarget target) {
-        return ClientOptions.builder().trust(target.trust()).build();
+    /**
+     * Every client's defaults, except that over TLS it trusts the target's authority (and nothing else), and that
+     * in an HTTP/2 run it speaks HTTP/2 only.
+     */
+    private ClientOptions clientOptions(LabTarget target) {
+        return ClientOptions.builder().trust(target.trust()).http2(settings.protocol().isHttp2()).build();
     }
 
     /** As {@link #clientOptions(LabTarget)}, with what the case's feature needs switched on. */
-    private static ClientOptions clientOptions(LabTarget target, ReuseCase reuseCase) {
-        return ClientOptions.builder().trust(target.trust())
+    private ClientOptions clientOptions(LabTarget target, ReuseCase reuseCase) {
+        return ClientOptions.builder().trust(target.trust()).http2(settings.protocol().isHttp2())
                 .followRedirects(reuseCase.feature() == Feature.REDIRECTS)
                 .proxy(reuseCase.feature() == Feature.PROXY ? target.proxyAddress() : null)
                 .build();

@@ -69,7 +69,8 @@ class ReportsTest {
         }
         assertThat(json.get("rounds").get(0).has("tlsHandshakes")).isTrue();
         String html = HtmlReport.reuse(tls);
-        assertThat(html).contains("TLS handshakes per cell").contains("resumed handshakes").contains("(HTTPS)");
+        assertThat(html).contains("TLS handshakes per cell").contains("resumed handshakes")
+                .contains("(HTTP/1.1 over TLS)");
         assertThat(html.split("<svg", -1)).as("a chart of connections and one of handshakes").hasSize(3);
     }
 

@@ -33,7 +33,7 @@ final class SampleResults {
                     long connections = (c.ordinal() + k.ordinal() + r) % 11;
                     cell.add(new CellMeasurement(k, c, r, settings.requestsFor(c), connections,
                             1024L * (c.ordinal() + 1) * (k.ordinal() + 1), tls ? connections : 0,
-                            tls ? Math.max(0, connections - 1) : 0, 5_000_000L * r, 40_000L, 900_000L,
+                            tls ? Math.max(0, connections - 1) : 0, -1, 5_000_000L * r, 40_000L, 900_000L,
                             k == ClientKind.JETTY && c == ReuseCase.CL_1K ? 1 : 0,
                             k == ClientKind.JETTY && c == ReuseCase.CL_1K ? "java.io.IOException: <boom> & co" : null,
                             k.isShuttle() ? Map.of("reusedRequests", 9L) : Map.of()));

@@ -6,6 +6,7 @@ import dev.shuttle.lab.clients.ClientKind;
 import dev.shuttle.lab.fixture.LabTarget;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,11 +96,12 @@ class AdapterFactsTest {
             assertThat(m.newConnections()).as(c.id()).isEqualTo(1);
             assertThat(m.ownView().get("connectionsOpened")).as(c.id()).isEqualTo(1L);
         }
-        @SuppressWarnings("unchecked")
-        var drains = (java.util.Map<String, Long>) cell(ClientKind.SHUTTLE_H2, ReuseCase.CL_1M).ownView()
-                .get("drainOutcomes");
-        // Most 1 MiB bodies are reset; one that fitted the stream window whole may have ended before the close.
-        assertThat(drains).containsKey("RESET_STREAM")
+        // A 1 MiB body fits the stream window, so whether it all arrived before the close (and ended its stream) or
+        // was reset is loopback timing; either way nothing is abandoned or skipped as over HTTP/1.1.
+        assertThat(drains(cell(ClientKind.SHUTTLE_H2, ReuseCase.CL_1M)))
+                .doesNotContainKeys("ABANDONED_BYTES", "ABANDONED_TIME", "ABANDONED_ERROR", "SKIPPED_LENGTH");
+        // A tail 100 ms late has not arrived when the caller closes right after the head: its stream is reset.
+        assertThat(drains(cell(ClientKind.SHUTTLE_H2, ReuseCase.TAIL_100MS))).containsKey("RESET_STREAM")
                 .doesNotContainKeys("ABANDONED_BYTES", "ABANDONED_TIME", "ABANDONED_ERROR", "SKIPPED_LENGTH");
         // The fixture counts HTTP/2 bytes too: every frame of bodies read to their end, heads besides.
         assertThat(cell(ClientKind.SHUTTLE_H2, ReuseCase.READ_TO_EOF).serverBytes())
@@ -122,13 +124,30 @@ class AdapterFactsTest {
     }
 
     @Test
-    void shuttleDefaultAndBoundedRefuseToDrainADeclaredLengthAboveTheCap() throws Exception {
-        // The default reads past the cap only where dials cost 5 ms or more (issue 14): never on loopback, unless
-        // this machine measured two of its dials that slow (a heavily loaded one can); draining every body would
-        // keep 1-3 connections.
-        assertThat(cell(ClientKind.SHUTTLE, ReuseCase.CL_1M).newConnections()).isGreaterThanOrEqualTo(REQUESTS / 2);
-        assertThat(cell(ClientKind.SHUTTLE_BOUNDED, ReuseCase.CL_256K_PLUS_1).newConnections())
-                .isGreaterThanOrEqualTo(REQUESTS);
+    void boundedRefusesToDrainADeclaredLengthAboveTheCap() throws Exception {
+        CellMeasurement bounded = cell(ClientKind.SHUTTLE_BOUNDED, ReuseCase.CL_256K_PLUS_1);
+        assertThat(bounded.newConnections()).isGreaterThanOrEqualTo(REQUESTS);
+        assertThat(drains(bounded)).containsOnlyKeys("SKIPPED_LENGTH");
+    }
+
+    @Test
+    void shuttleDefaultSkipsOrDrainsWholeABodyDeclaredAboveTheCapAndNeverAbandonsOne() throws Exception {
+        // Whether the default reads past the cap depends on the dials it measured (issue 14): never on an idle
+        // loopback, but a loaded machine can measure two slow ones, and then it drains. How many connections that
+        // leaves is the lab's to count; what holds either way is that no body is read part-way and thrown away.
+        CellMeasurement m = cell(ClientKind.SHUTTLE, ReuseCase.CL_1M);
+        assertThat(drains(m)).as("each body skipped unread or drained to its end")
+                .doesNotContainKeys("ABANDONED_BYTES", "ABANDONED_TIME", "ABANDONED_ERROR", "SKIPPED_POLICY");
+        long skipped = drains(m).getOrDefault("SKIPPED_LENGTH", 0L);
+        assertThat(m.newConnections()).as("a connection per body skipped, the first one besides")
+                .isGreaterThanOrEqualTo(skipped);
+        assertThat((Long) m.ownView().get("bytesDiscarded")).as("drained bodies end at their end")
+                .isLessThanOrEqualTo((REQUESTS - skipped) * (1L << 20));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> drains(CellMeasurement m) {
+        return (Map<String, Long>) m.ownView().get("drainOutcomes");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.shuttle.server.core;
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.ServerStats;
 import dev.shuttle.transport.tls.TlsInfo;
 import java.lang.System.Logger.Level;
@@ -123,6 +124,14 @@ final class ConnectionRegistry {
             listener.onTlsHandshake(connection, tls);
         } catch (Throwable t) {
             LOG.log(Level.WARNING, "connection listener threw on a TLS handshake; ignored", t);
+        }
+    }
+
+    void notifyGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
+        try {
+            listener.onGoAway(connection, goAway);
+        } catch (Throwable t) {
+            LOG.log(Level.WARNING, "connection listener threw on a GOAWAY; ignored", t);
         }
     }
 

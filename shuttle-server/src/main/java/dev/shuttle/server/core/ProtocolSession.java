@@ -52,8 +52,11 @@ public interface ProtocolSession {
     default void closed() {
     }
 
-    /** Whether streams are open whose handlers still run (HTTP/2): then the connection must not just be closed. */
-    default boolean hasActiveStreams() {
+    /**
+     * Whether the session still has work that must finish before the connection closes (HTTP/2: handlers that run, or
+     * a goodbye under way): then the connection must not just be closed, and the session closes it itself.
+     */
+    default boolean hasUnfinishedWork() {
         return false;
     }
 }

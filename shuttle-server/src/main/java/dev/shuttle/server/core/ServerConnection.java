@@ -2,6 +2,7 @@ package dev.shuttle.server.core;
 
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.io.ByteCounts;
 import dev.shuttle.server.io.ConnectionInput;
 import dev.shuttle.server.io.ConnectionOutput;
@@ -422,11 +423,11 @@ public final class ServerConnection
             throw new IllegalStateException("parking with input buffered");
         }
         releaseBuffers();
-        long deadline = fromIdle ? context.now() + session.idleTimeoutNanos() : parkDeadline;
-        List<Runnable> undelivered;
         boolean parked;
         stateLock.lock();
         try {
+            // Under the lock, as requestReader() looks: a session's deadline may shrink to now meanwhile.
+            long deadline = fromIdle ? context.now() + session.idleTimeoutNanos() : parkDeadline;
             readerRunning = false;
             if (writers > 0) {
                 parkWhenQuiet = true;
@@ -509,6 +510,32 @@ public final class ServerConnection
         }
     }
 
+    /**
+     * Makes a reader look at the session now, from any thread, when the session must act without new bytes (HTTP/2
+     * closing after its last stream). A parked connection is taken back from the watcher and served by a new reader
+     * thread. Otherwise a reader runs or is starting, or a writer will park it: either computes its park deadline
+     * under the state lock from the session, which is how the session asks them not to wait.
+     */
+    public void requestReader() {
+        ConnectionState from;
+        stateLock.lock();
+        try {
+            if (ticket == null || state == ConnectionState.CLOSED) {
+                return;
+            }
+            ReadinessWatcher.Ticket parkedTicket = ticket;
+            ticket = null;
+            readerRunning = true;
+            if (!context.watcher.unpark(parkedTicket)) {
+                return; // readiness came first: woken() is starting a reader
+            }
+            from = state;
+        } finally {
+            stateLock.unlock();
+        }
+        Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> serve(context.now() + context.headerReadNanos, from));
+    }
+
     /** After {@link #beginWrite()}: the last writer of a connection without a reader parks it. */
     public void endWrite() {
         stateLock.lock();
@@ -552,7 +579,7 @@ public final class ServerConnection
         } catch (IOException e) {
             return false;
         }
-        if (session != null && session.hasActiveStreams()) {
+        if (session != null && session.hasUnfinishedWork()) {
             readerRunning = true;
             ConnectionState from = state;
             Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> serve(context.now() + context.headerReadNanos,
@@ -715,6 +742,16 @@ public final class ServerConnection
     }
 
     /**
+     * Tells the listener that the session sent GOAWAY; from the thread that sent it, once it holds no lock of the
+     * session.
+     */
+    public void goAwaySent(GoAwayEvent goAway) {
+        if (context.registry.hasListener()) {
+            dispatch(() -> context.registry.notifyGoAway(this, goAway));
+        }
+    }
+
+    /**
      * Closes after an error answer (HTTP/1 error response, HTTP/2 GOAWAY) without destroying it: flush, half-close
      * (the client sees EOF right after the answer), then read and discard what the client still sends for up to
      * {@code maxNanos} / {@code maxBytes}. Closing with unread bytes in the socket would send a TCP reset, which makes
@@ -766,7 +803,7 @@ public final class ServerConnection
      */
     void closeIfIdle() {
         ProtocolSession current = session;
-        if (current != null && current.hasActiveStreams()) {
+        if (current != null && current.hasUnfinishedWork()) {
             return;
         }
         close(ConnectionState.IDLE);

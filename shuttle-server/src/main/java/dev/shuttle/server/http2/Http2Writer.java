@@ -2,12 +2,13 @@ package dev.shuttle.server.http2;
 
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.transport.BufferPool;
-import dev.shuttle.wire.hpack.HpackEncoder;
+import dev.shuttle.wire.http2.FieldBlockEncoder;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.SettingsFrame;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,10 +32,12 @@ final class Http2Writer {
     private final ServerConnection connection;
     private final BufferPool buffers;
     private final ReentrantLock writeLock = new ReentrantLock();
-    /** Guarded by writeLock. */
-    private final HpackEncoder encoder = new HpackEncoder();
-    /** Guarded by writeLock: the peer's SETTINGS_MAX_FRAME_SIZE, for splitting header blocks. */
-    private int peerMaxFrameSize = Http2Settings.MIN_MAX_FRAME_SIZE;
+    /** Guarded by writeLock: HPACK and the peer's limits on field blocks. */
+    private final FieldBlockEncoder blocks = new FieldBlockEncoder();
+    /** Guarded by writeLock: we half-closed; later writes fail without touching the socket or closing it. */
+    private boolean outputShut;
+    /** A response's HEADERS or DATA went out since the reader last asked ({@link #takeResponseActivity}). */
+    private volatile boolean responseActivity;
 
     Http2Writer(ServerConnection connection, BufferPool buffers) {
         this.connection = connection;
@@ -45,8 +48,7 @@ final class Http2Writer {
     void peerSettings(Http2Settings settings) {
         writeLock.lock();
         try {
-            encoder.peerMaxTableSize(settings.headerTableSize());
-            peerMaxFrameSize = settings.maxFrameSize();
+            blocks.peerSettings(settings);
         } finally {
             writeLock.unlock();
         }
@@ -69,11 +71,43 @@ final class Http2Writer {
      */
     void acknowledgeSettings(Http2Settings settings, SettingsChange change) throws IOException {
         writePooled(out -> {
-            encoder.peerMaxTableSize(settings.headerTableSize());
-            peerMaxFrameSize = settings.maxFrameSize();
+            blocks.peerSettings(settings);
             change.apply();
             Http2FrameWriter.write(out, SettingsFrame.ACK);
         });
+    }
+
+    /**
+     * Whether a response's HEADERS or DATA went out since the last call: a PING then comes from a client checking a
+     * connection that serves it (keep-alive, bandwidth probes), not from one that only wants to be answered.
+     */
+    boolean takeResponseActivity() {
+        boolean active = responseActivity;
+        responseActivity = false;
+        return active;
+    }
+
+    /**
+     * Half-closes the connection after what was written: the client reads the end of the stream (a TLS close_notify,
+     * then FIN), while its own bytes can still be read, so closing later sends no reset that could destroy the tail of
+     * what we wrote. Later control frames are dropped, and a response's frames fail with an IOException, leaving
+     * the connection to the reader. Idempotent.
+     */
+    void shutdownOutput() throws IOException {
+        connection.beginWrite();
+        try {
+            writeLock.lock();
+            try {
+                if (!outputShut) {
+                    outputShut = true;
+                    connection.transport().shutdownOutput();
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            connection.endWrite();
+        }
     }
 
     /** A control frame (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY) or any small frame. */
@@ -90,17 +124,26 @@ final class Http2Writer {
         });
     }
 
-    /** One write of what {@code encoding} puts into a pooled buffer, through the park gate and under the lock. */
+    /**
+     * One write of what {@code encoding} puts into a pooled buffer, through the park gate and under the lock. After
+     * the half-close such control frames are dropped: the connection is closing, and nothing would read them.
+     */
     private void writePooled(Encoding encoding) throws IOException {
         connection.beginWrite();
         try {
             writeLock.lock();
-            ByteBuffer out = buffers.acquire();
             try {
-                encoding.into(out);
-                flip(out);
+                if (outputShut) {
+                    return;
+                }
+                ByteBuffer out = buffers.acquire();
+                try {
+                    encoding.into(out);
+                    flip(out);
+                } finally {
+                    buffers.release(out);
+                }
             } finally {
-                buffers.release(out);
                 writeLock.unlock();
             }
         } finally {
@@ -127,23 +170,19 @@ final class Http2Writer {
 
     /**
      * A field block, followed in the same write by one DATA frame with END_STREAM when {@code bytes} is not null.
-     * Blocks and writes larger than a pooled buffer get one-off arrays.
+     * Writes larger than a pooled buffer get a one-off array.
      */
     private void writeFieldBlock(int streamId, List<String> fields, boolean endStream, byte[] bytes, int offset,
                                  int length) throws IOException {
-        int maxBlock = HpackEncoder.maxEncodedLength(fields);
         connection.beginWrite();
         try {
             writeLock.lock();
-            ByteBuffer block = maxBlock <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(maxBlock);
             ByteBuffer out = null;
             try {
-                encoder.encode(fields, block);
-                block.flip();
-                int size = Http2FrameWriter.headerBlockLength(block.remaining(), peerMaxFrameSize)
-                        + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
+                int size = blocks.maxLength(fields) + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
                 out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
-                Http2FrameWriter.writeHeaderBlock(out, streamId, block, endStream, peerMaxFrameSize);
+                blocks.write(out, streamId, fields, endStream);
+                responseActivity = true;
                 if (bytes != null) {
                     Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
                             streamId);
@@ -151,7 +190,6 @@ final class Http2Writer {
                 }
                 flip(out);
             } finally {
-                buffers.release(block);
                 buffers.release(out);
                 writeLock.unlock();
             }
@@ -176,6 +214,7 @@ final class Http2Writer {
                 Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA,
                         endStream ? Http2Frame.FLAG_END_STREAM : 0, streamId);
                 out.put(bytes, offset, length);
+                responseActivity = true;
                 flip(out);
             } finally {
                 buffers.release(out);
@@ -186,8 +225,19 @@ final class Http2Writer {
         }
     }
 
-    /** Writes {@code out} (write mode) to the transport; a failure closes the connection, whose streams then fail. */
+    /**
+     * Writes {@code out} (write mode) to the transport, under the write lock; a failure closes the connection, whose
+     * streams then fail, unless we half-closed it: then the reader closes it once the client has read what we sent.
+     */
     private void flip(ByteBuffer out) throws IOException {
+        assert writeLock.isHeldByCurrentThread();
+        if (outputShut) {
+            throw new IOException("connection " + connection.id() + " is closing: no more frames");
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            // The JDK closes a channel whose writer is interrupted: the connection, with every stream on it.
+            throw new InterruptedIOException("interrupted: frame not written, the connection is shared");
+        }
         out.flip();
         try {
             int length = out.remaining();

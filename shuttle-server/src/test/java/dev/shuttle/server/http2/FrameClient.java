@@ -46,6 +46,8 @@ final class FrameClient implements AutoCloseable {
     private final Http2FrameReader reader = new Http2FrameReader(Http2Limits.clientDefaults().maxFrameSize());
     private final ByteBuffer received = ByteBuffer.allocate(reader.requiredBufferSize()).flip();
     private boolean ended;
+    /** The connection ended with a reset rather than the server's FIN. */
+    private boolean endedByReset;
 
     /** Connects, sends the preface and an empty SETTINGS, as every client does first. */
     FrameClient(InetSocketAddress address) throws IOException {
@@ -139,7 +141,8 @@ final class FrameClient implements AutoCloseable {
                 received.flip();
                 throw e;
             } catch (IOException e) {
-                n = -1; // reset by the server: as good as EOF here
+                n = -1; // reset by the server: as good as EOF here, but remembered
+                endedByReset = true;
             }
             if (n < 0) {
                 received.flip();
@@ -148,6 +151,11 @@ final class FrameClient implements AutoCloseable {
             }
             received.position(received.position() + n).flip();
         }
+    }
+
+    /** Whether the connection ended with a TCP reset instead of the server's FIN (after {@link #read} saw the end). */
+    boolean endedByReset() {
+        return endedByReset;
     }
 
     /** Reads until GOAWAY arrives (returned) or the connection ends without one (null). */

@@ -182,6 +182,9 @@ class Http2PeerTest {
                 throw new IllegalStateException(e);
             }
         }, OWN_THREAD);
+        // Two GOAWAYs, as gRPC sends them: the first takes requests already on their way, the PING after it tells
+        // when they have all arrived, and the second, once the client answered it, names the last one.
+        assertThat(line(lines)).isEqualTo("goaway 2147483647 0");
         assertThat(line(lines)).isEqualTo("goaway 1 0");
         release.countDown();
         assertThat(line(lines)).isEqualTo("done 1 200");

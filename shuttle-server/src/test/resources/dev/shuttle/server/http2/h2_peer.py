@@ -164,9 +164,10 @@ def goaway(port):
             stream_id = int.from_bytes(buffer[5:9], "big") & 0x7fffffff
             payload = buffer[9:9 + length]
             buffer = buffer[9 + length:]
-            if kind == 7 and "goaway" not in seen:
-                seen.add("goaway")
+            if kind == 7:
                 out("goaway", int.from_bytes(payload[0:4], "big") & 0x7fffffff, int.from_bytes(payload[4:8], "big"))
+            elif kind == 6 and not flags & 1:
+                peer.sock.sendall(bytes([0, 0, 8, 6, 1, 0, 0, 0, 0]) + payload)  # PING ACK, as any client does
             elif kind == 0 and stream_id == stream and flags & 1:
                 out("done", stream, 200 if "headers" in seen else "no-headers")
             elif kind == 1 and stream_id == stream:
