@@ -10,10 +10,11 @@ import java.io.IOException;
  *       authentication), and may call {@link Chain#proceed} any number of times (a retry) or not at all (an answer
  *       from a cache).</li>
  *   <li><b>Network interceptors</b> ({@link HttpClient.Builder#addNetworkInterceptor}) run around each exchange on
- *       a connection: once per redirect hop, per authentication round and per retry, with the request as it goes on
- *       the wire (cookies and {@code Accept-Encoding} added) and the response as it came (still compressed), and
- *       {@link Chain#connection()} says which connection carries it. They must call {@link Chain#proceed} exactly
- *       once and keep the request's origin.</li>
+ *       a connection: once per redirect hop, per authentication round and per retry, with the request as the
+ *       client's features left it (cookies added; the fields every request gets, {@code Host}, {@code User-Agent},
+ *       {@code Accept-Encoding} and the body's framing, are added by the exchange after them) and the response as it
+ *       came (still compressed), and {@link Chain#connection()} says which connection carries it. They must call
+ *       {@link Chain#proceed} exactly once and keep the request's origin.</li>
  * </ul>
  * The order: application interceptors in registration order, then redirects and authentication, cookies,
  * decompression, then (per exchange, with its connection) network interceptors in registration order, then the
