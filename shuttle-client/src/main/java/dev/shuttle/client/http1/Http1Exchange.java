@@ -23,6 +23,7 @@ import dev.shuttle.wire.http1.Http1HeadWriter;
 import dev.shuttle.wire.http1.RequestHead;
 import dev.shuttle.wire.http1.ResponseHead;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -229,19 +230,27 @@ final class Http1Exchange implements ExchangeCodec {
             try {
                 out.write(head);
                 trace.wroteHeaders();
-                if (length >= 0) {
-                    FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(out, length);
-                    body.writeTo(fixed);
-                    fixed.close(); // throws when the publisher wrote fewer bytes than it declared
-                } else {
-                    ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(out);
-                    body.writeTo(chunked);
-                    chunked.finish(Headers.EMPTY);
-                }
+                writeFramed(body, length, out);
                 out.flush();
             } catch (IOException e) {
                 throw out.socketFailed() ? new SocketWriteException(e) : e;
             }
+        }
+    }
+
+    /**
+     * Writes {@code body} in its framing: exactly {@code length} bytes (an error when the publisher writes fewer or
+     * more), or chunked when the length is unknown (-1). Does not flush.
+     */
+    static void writeFramed(BodyPublisher body, long length, OutputStream out) throws IOException {
+        if (length >= 0) {
+            FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(out, length);
+            body.writeTo(fixed);
+            fixed.close(); // throws when the publisher wrote fewer bytes than it declared
+        } else {
+            ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(out);
+            body.writeTo(chunked);
+            chunked.finish(Headers.EMPTY);
         }
     }
 

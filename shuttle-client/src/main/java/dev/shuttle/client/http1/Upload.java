@@ -3,9 +3,6 @@ package dev.shuttle.client.http1;
 import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.ClientTrace;
 import dev.shuttle.client.pool.Lease;
-import dev.shuttle.wire.Headers;
-import dev.shuttle.wire.http1.ChunkedBodyOutputStream;
-import dev.shuttle.wire.http1.FixedLengthBodyOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
@@ -107,16 +104,7 @@ final class Upload {
             } else {
                 trace.wroteHeaders();
             }
-            OutputStream stoppable = new StoppableStream(out);
-            if (length >= 0) {
-                FixedLengthBodyOutputStream fixed = new FixedLengthBodyOutputStream(stoppable, length);
-                body.writeTo(fixed);
-                fixed.close(); // throws when the publisher wrote fewer bytes than it declared
-            } else {
-                ChunkedBodyOutputStream chunked = new ChunkedBodyOutputStream(stoppable);
-                body.writeTo(chunked);
-                chunked.finish(Headers.EMPTY);
-            }
+            Http1Exchange.writeFramed(body, length, new StoppableStream(out));
             out.flush();
         } catch (IOException | RuntimeException e) {
             error = e instanceof IOException io ? io : new IOException("the request body failed", e);

@@ -3,10 +3,6 @@ package dev.shuttle.client.testing;
 import dev.shuttle.transport.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Debian's nginx as a child process, serving HTTPS on 127.0.0.1 with a certificate generated for the test: one
@@ -92,7 +87,7 @@ public final class NginxServer implements AutoCloseable {
         certificate.writePem(dir.resolve("chain.pem"), dir.resolve("key.pem"));
         IOException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int port = freePort();
+            int port = ChildProcesses.freePort();
             Path config = dir.resolve("nginx.conf");
             Files.writeString(config, config(dir, port, http2, serverConfig), StandardCharsets.US_ASCII);
             Files.deleteIfExists(dir.resolve("error.log"));
@@ -111,12 +106,6 @@ public final class NginxServer implements AutoCloseable {
             }
         }
         throw last;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     static String config(Path dir, int port, boolean http2, String serverConfig) {
@@ -166,20 +155,7 @@ public final class NginxServer implements AutoCloseable {
 
     /** Polls the port until nginx accepts, or fails with its error log when it exited or never listened. */
     private void awaitListening() throws IOException {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("nginx exited with " + process.exitValue() + ": " + errorLog());
-            }
-            try (Socket probe = new Socket()) {
-                probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                return;
-            } catch (IOException notYet) {
-                sleep(20);
-            }
-        }
-        throw new IOException("nginx did not listen on 127.0.0.1:" + port + " within " + START_TIMEOUT + ": "
-                + errorLog());
+        ChildProcesses.awaitListening("nginx", process, port, START_TIMEOUT, this::errorLog);
     }
 
     /** Writes a static file under the document root, readable by the worker. */
@@ -231,28 +207,6 @@ public final class NginxServer implements AutoCloseable {
     }
 
     private void stop() {
-        List<ProcessHandle> workers = process.descendants().toList(); // before the master goes and they re-parent
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        for (ProcessHandle worker : workers) {
-            if (worker.isAlive()) {
-                worker.destroyForcibly();
-            }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process);
     }
 }

@@ -2,10 +2,6 @@ package dev.shuttle.client.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +65,7 @@ public final class SquidProxy implements AutoCloseable {
         }
         IOException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int port = freePort();
+            int port = ChildProcesses.freePort();
             String service = "shuttletest" + port;
             Path config = dir.resolve("squid.conf");
             Files.writeString(config, config(dir, port, !users.isEmpty()), StandardCharsets.US_ASCII);
@@ -139,26 +135,8 @@ public final class SquidProxy implements AutoCloseable {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
     private void awaitListening() throws IOException {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("squid exited with " + process.exitValue() + ": " + log());
-            }
-            try (Socket probe = new Socket()) {
-                probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                return;
-            } catch (IOException notYet) {
-                sleep(20);
-            }
-        }
-        throw new IOException("squid did not listen on 127.0.0.1:" + port + " within " + START_TIMEOUT + ": " + log());
+        ChildProcesses.awaitListening("squid", process, port, START_TIMEOUT, this::log);
     }
 
     public int port() {
@@ -202,21 +180,7 @@ public final class SquidProxy implements AutoCloseable {
     }
 
     private void stop() {
-        List<ProcessHandle> children = process.descendants().toList(); // helpers, before they re-parent
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        for (ProcessHandle child : children) {
-            if (child.isAlive()) {
-                child.destroyForcibly();
-            }
-        }
+        ChildProcesses.stop(process);
         removeSharedMemory();
     }
 
@@ -238,14 +202,6 @@ public final class SquidProxy implements AutoCloseable {
             } catch (IOException ignored) {
                 // not ours to worry about further
             }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }
