@@ -113,44 +113,8 @@ public final class HttpClient implements AutoCloseable {
     public <T> CompletableFuture<CompletedResponse<T>> sendAsync(Request request, BodyHandler<T> handler) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(handler, "handler");
-        return core.sendAsync(new BodyCall<>(request, handler), unused -> {
+        return core.sendAsync(new AsyncBodyCall<>(this, request, handler), unused -> {
         });
-    }
-
-    /**
-     * {@link #send(Request, BodyHandler)} for {@link #sendAsync(Request, BodyHandler)}. Cancelled while the handler
-     * reads, it cancels the body rather than interrupting the reading thread: an interrupt would close the socket
-     * under a blocked read, where a cancelled body goes to the drain policy.
-     */
-    private final class BodyCall<T> implements ClientCore.AsyncCall<CompletedResponse<T>> {
-        private final Request request;
-        private final BodyHandler<T> handler;
-        /** The response whose body the handler reads; set by the call's thread, read by the cancelling one. */
-        private volatile Response reading;
-
-        BodyCall(Request request, BodyHandler<T> handler) {
-            this.request = request;
-            this.handler = handler;
-        }
-
-        @Override
-        public CompletedResponse<T> call() throws IOException {
-            try (Response response = send(request)) {
-                reading = response;
-                T body = handler.read(response);
-                return CompletedResponse.of(response, body);
-            }
-        }
-
-        @Override
-        public void cancel(Thread thread) {
-            Response response = reading;
-            if (response != null) {
-                response.cancel(new InterruptedIOException("call cancelled: " + request));
-            } else {
-                thread.interrupt(); // a read that starts interrupted hands the connection to the drain policy too
-            }
-        }
     }
 
     /** A snapshot of this client's counters. */
