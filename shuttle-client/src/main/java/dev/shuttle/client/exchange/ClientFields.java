@@ -1,5 +1,6 @@
 package dev.shuttle.client.exchange;
 
+import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.internal.ClientSettings;
 
@@ -28,6 +29,22 @@ public final class ClientFields {
         }
         return !request.method().equals("HEAD") && !request.headers().contains("Accept-Encoding")
                 && !request.headers().contains("Range");
+    }
+
+    /**
+     * Whether the request waits for {@code 100 Continue} before its body: asked with
+     * {@code Request.Builder.expectContinue}, or an {@code Expect: 100-continue} of the caller's; a request without a
+     * body never waits.
+     */
+    public static boolean expectsContinue(Request request) {
+        BodyPublisher body = request.body();
+        boolean hasBody = body != BodyPublisher.none() && body.contentLength() != 0;
+        return hasBody && (request.expectContinue() || request.headers().containsToken("Expect", "100-continue"));
+    }
+
+    /** Whether the client adds {@code Expect: 100-continue}: it waits for one, and the caller set no Expect. */
+    public static boolean addsExpect(Request request) {
+        return request.expectContinue() && expectsContinue(request) && !request.headers().contains("Expect");
     }
 
     /** The body's media type, when it has one and the request names none; else null. */

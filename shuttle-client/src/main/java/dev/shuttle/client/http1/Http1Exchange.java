@@ -122,8 +122,7 @@ final class Http1Exchange implements ExchangeCodec {
         String target = connection.forwardProxy() == null ? request.target()
                 : request.origin().scheme() + "://" + request.origin().authority() + request.target();
         byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), target, HttpVersion.HTTP_1_1, fields));
-        boolean expectContinue = hasBody && length != 0
-                && (request.expectContinue() || given.containsToken("Expect", "100-continue"));
+        boolean expectContinue = ClientFields.expectsContinue(request);
         if (hasBody && (expectContinue || length < 0 || length + head.length > UNGUARDED_WRITE_BYTES)) {
             upload = Upload.start(connection, lease, trace, head, body, length, expectContinue,
                     ClientSettings.nanos(settings.expectContinueTimeout()), this::startWriteGuard, clock);
@@ -188,7 +187,7 @@ final class Http1Exchange implements ExchangeCodec {
         if (proxy != null && proxy.authorization() != null && !given.contains("Proxy-Authorization")) {
             fields.add("Proxy-Authorization", proxy.authorization());
         }
-        if (hasBody && length != 0 && request.expectContinue() && !given.contains("Expect")) {
+        if (ClientFields.addsExpect(request)) {
             fields.add("Expect", "100-continue");
         }
         if (!hasBody) {

@@ -71,22 +71,31 @@ final class Http2Exchange implements ExchangeCodec {
         boolean hasBody = body != BodyPublisher.none() && body.contentLength() != 0;
         connection.open(stream, fields(body), !hasBody);
         trace.wroteHeaders();
+        boolean stopped = false; // the server answered first: the body did not go out whole
         try {
-            if (hasBody) {
+            if (hasBody && (!ClientFields.expectsContinue(request) || awaitContinue())) {
                 try (Http2RequestBody out = new Http2RequestBody(connection, stream, this, context.scheduler(),
                         ClientSettings.nanos(settings.writeTimeout()))) {
-                    body.writeTo(out);
-                    out.finish(body.contentLength());
+                    try {
+                        body.writeTo(out);
+                        out.finish(body.contentLength());
+                    } catch (Http2RequestBody.Refused refused) {
+                        // the server answered first: its answer is what the caller gets
+                    }
+                    stopped = out.stopped();
                 }
+            } else {
+                stopped = hasBody;
             }
-            if (trace != ClientTrace.NONE) {
+            if (trace != ClientTrace.NONE && !stopped) {
                 awaitEndWritten(); // wroteRequest must come after the write; without a trace, go on to the head
             }
         } catch (IOException e) {
             trace.wroteRequest(e);
             throw e;
         }
-        trace.wroteRequest(null);
+        trace.wroteRequest(stopped ? new IOException("the request body was not sent whole: the server answered"
+                + " first") : null);
         Http2ResponseHead head = awaitHead(writeStart);
         return new ResponseStart(head.status(), "", HttpVersion.HTTP_2, head.headers(), streamId);
     }
@@ -110,6 +119,7 @@ final class Http2Exchange implements ExchangeCodec {
         }
         String contentType = ClientFields.contentType(request);
         boolean compression = ClientFields.requestsCompression(settings, request);
+        boolean expect = ClientFields.addsExpect(request);
         String authority = request.origin().equals(connection.origin()) ? connection.authority()
                 : request.origin().authority();
         List<String> fields;
@@ -126,6 +136,9 @@ final class Http2Exchange implements ExchangeCodec {
             }
             if (compression) {
                 headers.add("accept-encoding", ClientFields.ACCEPT_ENCODING);
+            }
+            if (expect) {
+                headers.add("expect", "100-continue");
             }
             fields = Http2Fields.request(new Http2RequestHead(request.method(), request.origin().scheme(),
                     authority, request.target(), headers.build()));
@@ -148,6 +161,10 @@ final class Http2Exchange implements ExchangeCodec {
                 fields.add("accept-encoding");
                 fields.add(ClientFields.ACCEPT_ENCODING);
             }
+            if (expect) {
+                fields.add("expect");
+                fields.add("100-continue");
+            }
         }
         for (String text : fields) {
             for (int i = 0; i < text.length(); i++) {
@@ -168,6 +185,53 @@ final class Http2Exchange implements ExchangeCodec {
             case "POST", "PUT", "PATCH" -> true;
             default -> false;
         };
+    }
+
+    /**
+     * {@code Expect: 100-continue}: waits for the server's {@code 100 Continue} (or another interim answer), a final
+     * answer, or the client's {@code expectContinueTimeout}, whichever comes first.
+     *
+     * @return whether to send the body: yes after an interim answer, the timeout or a 2xx; no after a final answer
+     *         above 299 or when the stream ended
+     */
+    private boolean awaitContinue() throws IOException {
+        long timeout = ClientSettings.nanos(settings.expectContinueTimeout());
+        long deadline = timeout == Long.MAX_VALUE ? Deadline.NONE : Deadline.after(clock.getAsLong(), timeout);
+        connection.lock.lock();
+        try {
+            while (true) {
+                if (stream.failure != null) {
+                    throw failure();
+                }
+                if (stream.head != null) {
+                    return stream.head.status() <= 299;
+                }
+                if (stream.interimHeads > 0) {
+                    return true;
+                }
+                if (stream.isClosed()) {
+                    return false;
+                }
+                long now = clock.getAsLong();
+                if (deadline != Deadline.NONE && now >= deadline) {
+                    return true; // a server that ignores the expectation still gets the body
+                }
+                connection.deadlines.addLocked(stream, deadline, now, context.scheduler());
+                try {
+                    stream.changed.await();
+                } catch (InterruptedException e) {
+                    InterruptedIOException interrupted = new InterruptedIOException("interrupted while waiting for"
+                            + " 100 Continue");
+                    connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+                    Thread.currentThread().interrupt();
+                    throw interrupted;
+                } finally {
+                    connection.deadlines.removeLocked(stream);
+                }
+            }
+        } finally {
+            connection.lock.unlock();
+        }
     }
 
     /**

@@ -24,7 +24,9 @@ import java.util.Objects;
  * Go's {@code WriteByteTimeout} closes it.
  *
  * <p>Owned by the thread writing the request. When the server has answered in full and stopped the stream, further
- * bytes are dropped: the request is over.
+ * bytes are dropped: the request is over. So they are once a final response above 299 has arrived (Go's rule: the
+ * server does not want the body), without END_STREAM: the server gets no truncated body that looks whole, and the
+ * stream ends when the response does (the reader then resets it, RFC 9113 8.1) or the caller closes the response.
  */
 final class Http2RequestBody extends OutputStream {
     /** What a blocked caller waits for. */
@@ -43,6 +45,8 @@ final class Http2RequestBody extends OutputStream {
     private long queued;
     private boolean finished;
     private boolean stopped;
+    /** Stopped by a final answer above 299 (not by the stream's end): later writes throw {@link Refused}. */
+    private boolean refused;
     /** While waiting: for what, and since when nothing moved (the last frame queued); null otherwise. */
     private Blocked blocked;
     private long blockedSince;
@@ -69,6 +73,9 @@ final class Http2RequestBody extends OutputStream {
         Objects.checkFromIndexSize(off, len, b.length);
         if (finished) {
             throw new IOException("request body already finished");
+        }
+        if (stopped && refused) {
+            throw new Refused(); // the publisher need not produce what nobody will read
         }
         written += len;
         while (len > 0 && !stopped) {
@@ -120,6 +127,11 @@ final class Http2RequestBody extends OutputStream {
             do {
                 int n;
                 while (true) {
+                    if (refusedLocked()) {
+                        stopped = true;
+                        refused = true;
+                        return;
+                    }
                     connection.checkSendableLocked(stream); // failed, reset, aborted by the call timeout: throws
                     if (!connection.writer.hasRoomForDataLocked(stream)) {
                         awaitLocked(Blocked.SOCKET, since);
@@ -220,6 +232,24 @@ final class Http2RequestBody extends OutputStream {
                 ? "the server granted no flow-control window for " + ms + " ms; it is not reading the request"
                 : "no room on the connection for " + ms + " ms (its socket does not drain); the server is not"
                         + " reading";
+    }
+
+    /** A final response above 299 arrived while the body was on its way: the server does not want the rest. */
+    private boolean refusedLocked() {
+        return stream.head != null && stream.head.status() > 299;
+    }
+
+    /** Whether the upload stopped before its end because the server answered (the request did not go out whole). */
+    boolean stopped() {
+        return stopped;
+    }
+
+    /** Thrown at the publisher once the server refused the body: its caller, the exchange, expects it. */
+    static final class Refused extends IOException {
+        Refused() {
+            super("the server answered with a final status above 299 before the request body was sent: not sending"
+                    + " the rest");
+        }
     }
 
     /** Gives back a buffer not sent (a failed publisher). Idempotent; does not send anything. */
