@@ -295,8 +295,9 @@ public final class Request {
          * Default false. True sends {@code Expect: 100-continue} with a request that has a body and sends the body
          * only once the server answered {@code 100 Continue}, or after the client's {@code expectContinueTimeout}
          * without an answer (RFC 9110 10.1.1; servers that ignore the expectation still get the body). A server
-         * that answers with a final status instead (401, 413) gets no body, and the connection is closed after that
-         * response: large uploads to servers that may refuse them cost a round trip instead of the upload.
+         * that answers with a final status instead (401, 413) gets no body: over HTTP/1.1 the connection is closed
+         * after that response, over HTTP/2 the stream is reset when it ends. Large uploads to servers that may
+         * refuse them cost a round trip instead of the upload.
          */
         public Builder expectContinue(boolean expectContinue) {
             this.expectContinue = expectContinue;
