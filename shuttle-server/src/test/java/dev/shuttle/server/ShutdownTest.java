@@ -135,6 +135,62 @@ class ShutdownTest {
     }
 
     @Test
+    void anInterruptedShutdownLeavesTheDrainToTheNextCall() throws Exception {
+        HttpServer server = start(true);
+        try (RawConnection active = new RawConnection(server)) {
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            Thread.currentThread().interrupt(); // the drain's first wait throws at once
+            assertThatThrownBy(() -> server.shutdown(Duration.ofSeconds(30))).isInstanceOf(InterruptedException.class);
+            assertThat(server.isRunning()).isFalse();
+            assertThat(server.stats().open()).as("the active request was not cut off").isOne();
+            releaseSlow.countDown();
+            assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
+            assertThat(server.shutdown(Duration.ofSeconds(30))).as("the next call drained to the end").isTrue();
+            assertThat(server.stats().open()).isZero();
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+
+    @Test
+    void aShutdownWaitingForAnotherTakesTheDrainOverWhenThatOneIsInterrupted() throws Exception {
+        HttpServer server = start(true);
+        try (RawConnection idle = new RawConnection(server);
+             RawConnection active = new RawConnection(server)) {
+            assertThat(idle.get("/fast").bodyText()).isEqualTo("fast");
+            listener.awaitCount(ConnectionState.PARKED, 1);
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Throwable> first = new CompletableFuture<>();
+            Thread drainer = Thread.ofVirtual().start(() -> {
+                try {
+                    server.shutdown(Duration.ofSeconds(30));
+                    first.complete(null);
+                } catch (Throwable t) {
+                    first.complete(t);
+                }
+            });
+            listener.awaitCount(ConnectionState.CLOSED, 1); // the idle one: the first shutdown is draining
+            CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.shutdown(Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, OWN_THREAD);
+            drainer.interrupt();
+            assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+            releaseSlow.countDown();
+            assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
+            assertThat(second.get(10, TimeUnit.SECONDS)).as("the second drained to the end").isTrue();
+            assertThat(server.stats().open()).isZero();
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+
+    @Test
     void shutdownIsIdempotentAndAServerRunsOnce() throws Exception {
         HttpServer server = start(true);
         assertThat(server.shutdown(Duration.ofSeconds(1))).isTrue();
