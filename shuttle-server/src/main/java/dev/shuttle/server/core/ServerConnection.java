@@ -810,6 +810,7 @@ public final class ServerConnection
     }
 
     private void close(ConnectionState onlyFrom) {
+        ReadinessWatcher.Ticket parked;
         stateLock.lock();
         try {
             ConnectionState from = state;
@@ -819,8 +820,15 @@ public final class ServerConnection
             state = ConnectionState.CLOSED;
             context.registry.transitioned(this, from, ConnectionState.CLOSED);
             queueStateEventLocked(from, ConnectionState.CLOSED);
+            parked = ticket;
+            ticket = null;
         } finally {
             stateLock.unlock();
+        }
+        if (parked != null) {
+            // Closed from another thread while parked: out of the watcher now, or its deadline queue would hold this
+            // connection until the park's deadline. Readiness may have come first: the woken reader finds it closed.
+            context.watcher.unpark(parked);
         }
         // Outside the lock: closing a channel waits for I/O blocked on it to notice.
         transport.close();
@@ -829,6 +837,16 @@ public final class ServerConnection
             current.closed();
         }
         deliverEvents();
+    }
+
+    /** The current stay in the watcher, null when not parked (for tests). */
+    ReadinessWatcher.Ticket parkTicket() {
+        stateLock.lock();
+        try {
+            return ticket;
+        } finally {
+            stateLock.unlock();
+        }
     }
 
     /** Bytes in the socket not read yet (for tests staging a request between two keep-alive turns). */
