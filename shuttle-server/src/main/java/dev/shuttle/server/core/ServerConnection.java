@@ -536,26 +536,35 @@ public final class ServerConnection
         Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> serve(context.now() + context.headerReadNanos, from));
     }
 
-    /** After {@link #beginWrite()}: the last writer of a connection without a reader parks it. */
+    /**
+     * After {@link #beginWrite()}: the last writer of a connection without a reader parks it, or closes it when the
+     * park is refused (shutdown began) and nothing else would: no reader, no writer, no stay in the watcher.
+     */
     public void endWrite() {
+        boolean refused = false;
         stateLock.lock();
         try {
             writers--;
             if (writers == 0 && parkWhenQuiet && !readerRunning && state != ConnectionState.CLOSED) {
                 // The session's idle timeout may be shorter now than when the reader parked (its streams ended).
                 long idleDeadline = context.now() + session.idleTimeoutNanos();
-                parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline);
+                refused = !parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline);
             }
         } finally {
             stateLock.unlock();
         }
-        deliverEvents();
+        if (refused) {
+            closeNow();
+        } else {
+            deliverEvents();
+        }
     }
 
     /**
-     * Hands the channel to the watcher. IDLE becomes PARKED; NEW and PARKED stay. A refused park (the watcher is
-     * shutting down) ends the connection, unless its session still serves streams: then a thread goes on reading
-     * (it cannot park any more) until they finish.
+     * Hands the channel to the watcher. IDLE becomes PARKED once the watcher took it; NEW and PARKED stay. A refused
+     * park (the watcher is shutting down) leaves the state as it was and returns false, for the caller to close the
+     * connection, unless its session still serves streams: then a thread goes on reading (it cannot park any more)
+     * until they finish.
      */
     private boolean parkLocked(long deadline) {
         assert stateLock.isHeldByCurrentThread();
@@ -567,11 +576,11 @@ public final class ServerConnection
         } catch (IOException e) {
             return false;
         }
-        if (state == ConnectionState.IDLE) {
-            transitionLocked(ConnectionState.IDLE, ConnectionState.PARKED);
-        }
         ticket = context.watcher.park(this, deadline);
         if (ticket != null) {
+            if (state == ConnectionState.IDLE) { // a wake-up waits for this lock, so it finds the connection PARKED
+                transitionLocked(ConnectionState.IDLE, ConnectionState.PARKED);
+            }
             return true;
         }
         try {
