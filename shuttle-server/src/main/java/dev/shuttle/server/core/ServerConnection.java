@@ -40,8 +40,11 @@ import javax.net.ssl.SSLException;
  * Any thread may close the connection (shutdown, the write watchdog): the state lock makes the CLOSED transition
  * happen once.
  *
- * <p>Listener events are queued under the state lock, in transition order, and delivered outside it by whichever
- * thread finds the queue undelivered, one at a time: a slow listener delays only this connection's own thread.
+ * <p>Listener events are queued under the state lock, in transition order, and delivered outside it, one at a time,
+ * by whichever thread working on the connection finds the queue undelivered, as long as it holds no lock of the
+ * connection or its session ({@link ProtocolSession#lockedByCurrentThread}): a thread inside such a lock leaves them to
+ * be delivered once it lets go. The write watchdog closes a connection without delivering: the writer it unblocks
+ * does. A slow listener delays only this connection's own threads.
  *
  * <p>Buffers: a read buffer is borrowed from the server's pool when the thread starts, a write buffer when it first
  * writes (given back when the connection goes idle between requests), and both are returned before parking; a TLS
@@ -488,8 +491,8 @@ public final class ServerConnection
             } finally {
                 stateLock.unlock();
             }
-            deliverEvents();
-            // In blocking mode now (taken back, or a reader has it): the socket adaptor writes the rest.
+            // The take-back's event waits for endWrite(): the writer's lock is held here. In blocking mode now (taken
+            // back, or a reader has it): the socket adaptor writes the rest.
             current.write(bytes, offset + written, length - written);
         }
     }
@@ -720,10 +723,14 @@ public final class ServerConnection
         deliverEvents();
     }
 
-    /** Delivers queued events one at a time, in order, outside the state lock; one deliverer at a time. */
-    private void deliverEvents() {
-        if (stateLock.isHeldByCurrentThread()) {
-            return; // an outer frame holds the lock and delivers once it lets go
+    /**
+     * Delivers queued events one at a time, in order; one deliverer at a time. Not while the calling thread holds the
+     * state lock or a lock of the session: whoever holds it calls this again once it lets go (an outer frame of this
+     * class, the HTTP/2 writer's {@code endWrite}, the goodbye's last unlock).
+     */
+    public void deliverEvents() {
+        if (lockedByCurrentThread()) {
+            return;
         }
         while (true) {
             Runnable event;
@@ -748,6 +755,12 @@ public final class ServerConnection
                 }
             }
         }
+    }
+
+    /** Whether the calling thread holds the state lock or a lock of the session: listener events wait then. */
+    public boolean lockedByCurrentThread() {
+        ProtocolSession current = session;
+        return stateLock.isHeldByCurrentThread() || (current != null && current.lockedByCurrentThread());
     }
 
     /**
@@ -788,9 +801,13 @@ public final class ServerConnection
         }
     }
 
-    /** Closes the connection now (idempotent); reports CLOSED once. */
+    /**
+     * Closes the connection now (idempotent); reports CLOSED once, and delivers what waits for the listener, so a
+     * thread whose connection was closed under it (by the write watchdog) reports that close when it notices.
+     */
     public void closeNow() {
         close(null);
+        deliverEvents();
     }
 
     /** Graceful shutdown began: the session may say goodbye (HTTP/2 GOAWAY). From the shutting-down thread. */
@@ -816,8 +833,10 @@ public final class ServerConnection
             return;
         }
         close(ConnectionState.IDLE);
+        deliverEvents();
     }
 
+    /** Moves to CLOSED and closes the channel; queues the listener's event without delivering it. */
     private void close(ConnectionState onlyFrom) {
         ReadinessWatcher.Ticket parked;
         stateLock.lock();
@@ -845,7 +864,6 @@ public final class ServerConnection
         if (current != null) {
             current.closed();
         }
-        deliverEvents();
     }
 
     /** The current stay in the watcher, null when not parked (for tests). */
@@ -882,10 +900,14 @@ public final class ServerConnection
         return transport.writeStartedNanos();
     }
 
+    /**
+     * On the watchdog's thread, which serves every connection: closes without delivering the listener's event, which
+     * the writer delivers when its write fails ({@link #closeNow}).
+     */
     @Override
     public void abortWrite() {
         LOG.log(Level.DEBUG, "connection {0}: write timed out, closing", id);
-        closeNow();
+        close(null);
     }
 
     // ---- ConnectionInfo ----

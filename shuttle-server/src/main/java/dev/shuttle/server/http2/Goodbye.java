@@ -2,6 +2,7 @@ package dev.shuttle.server.http2;
 
 import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.core.LogText;
+import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Frame;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,7 +33,9 @@ import java.util.function.LongSupplier;
  * handlers still writing then fail.
  *
  * <p>Thread-safe: the reader, handler threads and the shutting-down thread all move it. Each step writes its frames
- * under {@link #lock}, so a GOAWAY is always out before the half-close; nothing else takes this lock.
+ * under {@link #lock}, so a GOAWAY is always out before the half-close; nothing else takes this lock. The
+ * connection's listener events wait while it is held ({@link #lockedByCurrentThread}), and the thread that lets go of
+ * it last delivers them.
  */
 final class Goodbye {
     enum Phase { OPEN, DRAINING, GOING_AWAY, LINGERING }
@@ -52,9 +54,8 @@ final class Goodbye {
     private final Http2Writer writer;
     private final Http2Streams streams;
     private final LongSupplier clock;
-    private final long connectionId;
-    /** Told of each GOAWAY sent, outside this lock. */
-    private final Consumer<GoAwayEvent> listener;
+    /** Told of each GOAWAY sent, and given its listener events to deliver, outside this lock. */
+    private final ServerConnection connection;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Written under lock; volatile so the reader and the park gate can look without it. */
@@ -67,13 +68,16 @@ final class Goodbye {
     /** Guarded by lock: GOAWAYs sent whose event the listener has not had yet (delivered once the lock is let go). */
     private final List<GoAwayEvent> undelivered = new ArrayList<>(2);
 
-    Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, long connectionId,
-            Consumer<GoAwayEvent> listener) {
+    Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, ServerConnection connection) {
         this.writer = writer;
         this.streams = streams;
         this.clock = clock;
-        this.connectionId = connectionId;
-        this.listener = listener;
+        this.connection = connection;
+    }
+
+    /** Whether the calling thread is inside a step: the connection's listener events wait until it lets go. */
+    boolean lockedByCurrentThread() {
+        return lock.isHeldByCurrentThread();
     }
 
     Phase phase() {
@@ -178,7 +182,7 @@ final class Goodbye {
             try {
                 writer.shutdownOutput();
             } catch (IOException e) {
-                LOG.log(Level.DEBUG, "connection {0}: half-close failed: {1}", connectionId, e.toString());
+                LOG.log(Level.DEBUG, "connection {0}: half-close failed: {1}", connection.id(), e.toString());
             }
             return true;
         } finally {
@@ -220,16 +224,21 @@ final class Goodbye {
         undelivered.add(new GoAwayEvent(lastStreamId, code.code(), code.name(), reason, clientGoAway));
     }
 
-    /** Lets go of the lock, then tells the listener of the GOAWAYs sent meanwhile, once no hold is left. */
+    /**
+     * Lets go of the lock; once no hold is left, tells the listener of the GOAWAYs sent meanwhile, and delivers the
+     * connection's events that waited for this lock (its writes may have parked or taken back the connection).
+     */
     private void unlock() {
-        List<GoAwayEvent> events = null;
-        if (lock.getHoldCount() == 1 && !undelivered.isEmpty()) {
+        boolean last = lock.getHoldCount() == 1;
+        List<GoAwayEvent> events = List.of();
+        if (last && !undelivered.isEmpty()) {
             events = List.copyOf(undelivered);
             undelivered.clear();
         }
         lock.unlock();
-        if (events != null) {
-            events.forEach(listener);
+        if (last) {
+            events.forEach(connection::goAwaySent);
+            connection.deliverEvents();
         }
     }
 
@@ -238,7 +247,7 @@ final class Goodbye {
         try {
             writer.frames(frames);
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connectionId, e.toString());
+            LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connection.id(), e.toString());
         }
     }
 }

@@ -101,7 +101,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
                 context::streams);
         this.handlerSlots = new HandlerSlots(options.maxConcurrentStreams());
-        this.goodbye = new Goodbye(writer, streams, context::now, connection.id(), connection::goAwaySent);
+        this.goodbye = new Goodbye(writer, streams, context::now, connection);
         this.writeTimeoutNanos = context.timeouts.write().toNanos();
         this.bodyReadNanos = context.timeouts.bodyRead().toNanos();
         this.reader = new Http2FrameReader(limits.maxFrameSize());
@@ -812,6 +812,12 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     @Override
     public HttpVersion version() {
         return HttpVersion.HTTP_2;
+    }
+
+    /** The writer's lock or the goodbye's: the connection's listener events wait until the thread lets go. */
+    @Override
+    public boolean lockedByCurrentThread() {
+        return writer.lockedByCurrentThread() || goodbye.lockedByCurrentThread();
     }
 
     /** Streams whose handlers still run or wait, or a goodbye under way: the session closes the connection itself. */
