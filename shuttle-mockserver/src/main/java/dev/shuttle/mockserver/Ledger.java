@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -245,26 +246,19 @@ final class Ledger {
     }
 
     boolean awaitOpenAtMost(long max, Duration timeout) throws InterruptedException {
-        long left = timeout.toNanos();
-        lock.lock();
-        try {
-            while (open.size() > max) {
-                if (left <= 0) {
-                    return false;
-                }
-                left = changed.awaitNanos(left);
-            }
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        return awaitUntil(() -> open.size() <= max, timeout);
     }
 
     boolean awaitGoAwaysSent(long atLeast, Duration timeout) throws InterruptedException {
+        return awaitUntil(() -> goAwaysSent >= atLeast, timeout);
+    }
+
+    /** Waits until {@code reached}, read under the lock, holds; false if it did not within {@code timeout}. */
+    private boolean awaitUntil(BooleanSupplier reached, Duration timeout) throws InterruptedException {
         long left = timeout.toNanos();
         lock.lock();
         try {
-            while (goAwaysSent < atLeast) {
+            while (!reached.getAsBoolean()) {
                 if (left <= 0) {
                     return false;
                 }
