@@ -742,13 +742,26 @@ public final class ServerConnection
     }
 
     /**
-     * Tells the listener that the session sent GOAWAY; from the thread that sent it, once it holds no lock of the
-     * session.
+     * Queues the listener's GOAWAY event, in order with the state transitions (none once CLOSED): the caller, which
+     * may hold a lock of its session, delivers it with {@link #deliverQueuedEvents()} once it let go.
      */
-    public void goAwaySent(GoAwayEvent goAway) {
-        if (context.registry.hasListener()) {
-            dispatch(() -> context.registry.notifyGoAway(this, goAway));
+    public void queueGoAway(GoAwayEvent goAway) {
+        if (!context.registry.hasListener()) {
+            return;
         }
+        stateLock.lock();
+        try {
+            if (state != ConnectionState.CLOSED) {
+                queueLocked(() -> context.registry.notifyGoAway(this, goAway));
+            }
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Delivers the listener events queued so far, on this thread, which must hold no lock of the server. */
+    public void deliverQueuedEvents() {
+        deliverEvents();
     }
 
     /**

@@ -87,7 +87,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         this.writer = new Http2Writer(connection, context.buffers);
         this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
                 context::streams);
-        this.goodbye = new Goodbye(writer, streams, context::now, connection.id(), connection::goAwaySent);
+        this.goodbye = new Goodbye(writer, streams, context::now, connection);
         this.sender = new StreamSender(writer, streams, context.timeouts.write().toNanos(), connection.id());
         this.handlers = new HandlerRun(connection, streams, sender, new HandlerSlots(options.maxConcurrentStreams()),
                 goodbye, this::streamActivity);
