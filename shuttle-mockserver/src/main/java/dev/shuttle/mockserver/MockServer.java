@@ -232,9 +232,9 @@ public final class MockServer implements AutoCloseable {
 
     /**
      * GOAWAY frames the server sent since start (HTTP/2 only), those that answered the client's own GOAWAY included.
-     * The server reports each one just after it left, so a client may see it a moment before it is counted here, and
-     * an answer to the client's GOAWAY, which the thread of the connection's last handler may send, can be counted
-     * after the connection closed: wait for the number expected with {@link #awaitGoAwaysSent}.
+     * Each is counted before its connection's close, so the count is final once {@link #awaitConnectionsClosed}
+     * returned; a client may read a frame a moment before it is counted, so on an open connection wait for the
+     * number expected with {@link #awaitGoAwaysSent}.
      */
     public long goAwaysSent() {
         return ledger.goAwaysSent();
