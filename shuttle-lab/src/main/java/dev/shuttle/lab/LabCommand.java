@@ -5,7 +5,8 @@ import picocli.CommandLine.Command;
 
 /** {@code shuttle lab}: the experiments. */
 @Command(name = "lab", mixinStandardHelpOptions = true, description = "Run an experiment.",
-        subcommands = {LabReuseCommand.class, LabPoolCommand.class, LabIdleCommand.class, LabBusyCommand.class})
+        subcommands = {LabReuseCommand.class, LabPoolCommand.class, LabIdleCommand.class, LabBusyCommand.class,
+                LabProxyCommand.class})
 final class LabCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "shuttle", mixinStandardHelpOptions = true, version = "shuttle 0.1.0-SNAPSHOT",
         description = "Shuttle Lab: measures HTTP/1.1 connection reuse when callers close response bodies unread, "
                 + "for Shuttle and the Java clients people use.",
-        subcommands = {LabCommand.class, ServeCommand.class, ProbeCommand.class, GetCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {LabCommand.class, ServeCommand.class, ProxyCommand.class, ProbeCommand.class,
+                GetCommand.class, CommandLine.HelpCommand.class})
 public final class ShuttleCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -35,7 +35,8 @@ public interface ConnectionListener {
 
     /**
      * The server sent GOAWAY on an HTTP/2 connection: it takes no stream above {@code goAway.lastStreamId()} and
-     * will close once the others are done. After the frame was written (or its write failed).
+     * will close once the others are done. In order with the connection's state changes (before its CLOSED); usually
+     * after the frame left, at the earliest while it is being written.
      */
     default void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
     }

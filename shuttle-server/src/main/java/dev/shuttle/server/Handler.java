@@ -5,9 +5,14 @@ package dev.shuttle.server;
  * sleep) without tying up anything but itself.
  *
  * <p>When it returns, the server finishes the response: an uncommitted response is sent with a Content-Length (or
- * chunked when trailers were set), an open chunked body gets its last chunk. If it throws before the response was
- * committed, the client gets a 500 (or the status of a request-body error such as 400, 408 or 413); if it throws after,
- * the connection is closed so the client sees a truncated response rather than a wrong one.
+ * chunked when trailers were set), an open chunked body gets its last chunk.
+ *
+ * <p>If it throws before the response was committed, the client gets a 500 (or the status of a request-body error
+ * such as 400, 408 or 413). If it throws after the commit, or its body breaks the response's own framing (more or
+ * fewer bytes than a declared Content-Length), the response ends so that the client can tell: on HTTP/1.1 what was
+ * written is sent and the connection closed after it (the client sees a body short of its Content-Length, or chunks
+ * without the last one), on HTTP/2 the stream is reset with INTERNAL_ERROR. The failure is logged once, at WARNING,
+ * or at DEBUG when the client going away is what broke the exchange.
  */
 @FunctionalInterface
 public interface Handler {

@@ -1,10 +1,12 @@
 package dev.shuttle.server;
 
+import dev.shuttle.server.core.PathSegments;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.List;
 
 /**
  * One request as the handler sees it. Owned by the handler's thread; not thread-safe.
@@ -24,6 +26,35 @@ public interface Request {
 
     /** The query of the target without the {@code ?}, still percent-encoded, or null when there is none. */
     String query();
+
+    /**
+     * The path split at each {@code /} (after the leading one), then each segment percent-decoded as UTF-8: an encoded
+     * slash stays inside its segment and {@code +} stays a plus ({@code /a%2Fb/c+d} gives {@code [a/b, c+d]}).
+     * {@code /a/} gives {@code [a, ""]}, {@code /} gives {@code [""]}, {@code *} and the authority form give none.
+     *
+     * @throws IllegalArgumentException when an escape is malformed or the bytes are not UTF-8 (a router answers 400)
+     */
+    default List<String> pathSegments() {
+        return PathSegments.decode(path());
+    }
+
+    /**
+     * The value of wildcard {@code {name}} (or {@code {name...}}) in the routing pattern that matched this request,
+     * percent-decoded; null when the pattern has no such wildcard or no router chose the handler.
+     */
+    default String pathValue(String name) {
+        return null;
+    }
+
+    /** The query's parameters, percent-decoded per RFC 3986 ({@code +} is a plus); see {@link QueryParameters}. */
+    default QueryParameters queryParameters() {
+        return QueryParameters.parse(query());
+    }
+
+    /** The first value of query parameter {@code name}, decoded, or null when absent. */
+    default String queryParameter(String name) {
+        return queryParameters().first(name);
+    }
 
     /** HTTP/1.0 or HTTP/1.1, as the client's request line says. */
     HttpVersion version();
@@ -56,6 +87,16 @@ public interface Request {
     Headers trailers();
 
     InetSocketAddress remoteAddress();
+
+    /**
+     * Fires when the client goes away while the handler runs: its HTTP/2 stream is reset or the connection closes;
+     * on HTTP/1.1, once the request body has been read to its end, when the client closes the connection (seen as
+     * it happens, even while the handler waits on something else). Blocked body reads and writes then fail with
+     * {@link ClientGoneException}. {@link Cancellation#never()} for a request made without a server.
+     */
+    default Cancellation cancellation() {
+        return Cancellation.never();
+    }
 
     /** The connection this request arrived on. */
     ConnectionInfo connection();

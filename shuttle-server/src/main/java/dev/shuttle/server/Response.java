@@ -3,6 +3,8 @@ package dev.shuttle.server;
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -50,16 +52,42 @@ public interface Response {
      */
     OutputStream body();
 
+    /**
+     * Writes {@code count} bytes of {@code file}, from {@code position}, as (the next part of) the body; the file's own
+     * position is left alone. On plaintext HTTP/1.1, for a response with a declared {@link #contentLength}, the bytes
+     * go from the file to the socket without passing through the Java heap ({@link FileChannel#transferTo}: sendfile
+     * on Linux); otherwise (TLS, HTTP/2, chunked) they are copied through {@link #body()} in chunks.
+     *
+     * @throws IOException when the file holds fewer bytes, or the write fails
+     */
+    default void writeFile(FileChannel file, long position, long count) throws IOException {
+        OutputStream out = body();
+        // Chunks of one HTTP/2 DATA frame, one TLS record.
+        ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(Math.max(count, 1), 16 * 1024));
+        long done = 0;
+        while (done < count) {
+            chunk.clear().limit((int) Math.min(chunk.capacity(), count - done));
+            int n = file.read(chunk, position + done);
+            if (n < 0) {
+                throw new IOException("the file ended " + (count - done) + " bytes before the body did");
+            }
+            out.write(chunk.array(), 0, n);
+            done += n;
+        }
+    }
+
     /** Commits the response (if not yet) and pushes every written byte to the client, e.g. for server-sent events. */
     void flush() throws IOException;
 
     boolean isCommitted();
 
-    /** Writes {@code body} as the whole body, with a Content-Length when nothing was written before. */
+    /**
+     * Writes {@code body} and ends the body. When nothing was written before, it is the whole body and the response
+     * gets a Content-Length of its size; after earlier writes it is appended to them (a response not committed yet
+     * still gets an automatic Content-Length when the whole body fits the first-chunk buffer). Failures after the
+     * commit end the response as {@link Handler} describes.
+     */
     default void send(byte[] body) throws IOException {
-        if (!isCommitted()) {
-            contentLength(body.length);
-        }
         OutputStream out = body();
         out.write(body);
         out.close();

@@ -45,11 +45,6 @@ public record ServerLimits(int maxRequestLineBytes,
         return new Builder();
     }
 
-    /** The codec's view of these limits. */
-    public Http1Limits http1Limits() {
-        return new Http1Limits(maxRequestLineBytes, maxHeadBytes, maxHeaderCount, maxChunkLineBytes, maxTrailerBytes);
-    }
-
     public Builder toBuilder() {
         return new Builder()
                 .maxRequestLineBytes(maxRequestLineBytes)
@@ -64,6 +59,7 @@ public record ServerLimits(int maxRequestLineBytes,
 
     /** Hand-written builder; every option has a default, so {@code builder().build()} is valid. */
     public static final class Builder {
+        /** The HTTP/1.1 codec's server defaults, which these options mirror (the codec is not API). */
         private static final Http1Limits HTTP1 = Http1Limits.serverDefaults();
 
         private int maxRequestLineBytes = HTTP1.maxStartLineBytes();
@@ -79,7 +75,7 @@ public record ServerLimits(int maxRequestLineBytes,
         }
 
         /**
-         * Default 8 KiB ({@link Http1Limits#serverDefaults()}): Jetty, Netty and Tomcat all bound the request line at
+         * Default 8 KiB: Jetty, Netty and Tomcat all bound the request line at
          * 8 KiB; longer URLs are answered 414, as RFC 9112 section 3 recommends supporting at least 8000 octets.
          */
         public Builder maxRequestLineBytes(int bytes) {
@@ -88,7 +84,7 @@ public record ServerLimits(int maxRequestLineBytes,
         }
 
         /**
-         * Default 16 KiB ({@link Http1Limits#serverDefaults()}): twice Jetty's and Tomcat's 8 KiB, room for
+         * Default 16 KiB: twice Jetty's and Tomcat's 8 KiB, room for
          * cookie-heavy browsers, still small enough that a head fits one pooled read buffer. nginx allows 4 x 8 KiB
          * large header buffers, Go 1 MiB.
          */
@@ -97,7 +93,7 @@ public record ServerLimits(int maxRequestLineBytes,
             return this;
         }
 
-        /** Default 100 fields, as Tomcat and Undertow ({@link Http1Limits#serverDefaults()}). */
+        /** Default 100 fields, as Tomcat and Undertow. */
         public Builder maxHeaderCount(int count) {
             this.maxHeaderCount = count;
             return this;

@@ -16,10 +16,10 @@ import java.util.Locale;
  * A scripted HTTP/1 client over a plain socket, for tests that must send exactly the bytes they mean (bad input,
  * pipelining). Its response reader is deliberately independent of the wire module's parser.
  */
-final class RawConnection implements AutoCloseable {
+public final class RawConnection implements AutoCloseable {
     /** A parsed response: status, headers (names lower-cased), body, trailers. */
-    record RawResponse(int status, List<String[]> headers, byte[] body, List<String[]> trailers) {
-        String header(String name) {
+    public record RawResponse(int status, List<String[]> headers, byte[] body, List<String[]> trailers) {
+        public String header(String name) {
             for (String[] field : headers) {
                 if (field[0].equals(name.toLowerCase(Locale.ROOT))) {
                     return field[1];
@@ -28,7 +28,7 @@ final class RawConnection implements AutoCloseable {
             return null;
         }
 
-        String trailer(String name) {
+        public String trailer(String name) {
             for (String[] field : trailers) {
                 if (field[0].equals(name.toLowerCase(Locale.ROOT))) {
                     return field[1];
@@ -37,7 +37,7 @@ final class RawConnection implements AutoCloseable {
             return null;
         }
 
-        String bodyText() {
+        public String bodyText() {
             return new String(body, StandardCharsets.UTF_8);
         }
     }
@@ -46,7 +46,7 @@ final class RawConnection implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
 
-    RawConnection(InetSocketAddress address) throws IOException {
+    public RawConnection(InetSocketAddress address) throws IOException {
         this.socket = new Socket();
         socket.connect(address, 5000);
         socket.setSoTimeout(10_000);
@@ -56,7 +56,7 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** Over a socket connected (and, for TLS, wrapped) by the caller. */
-    RawConnection(Socket connected) throws IOException {
+    public RawConnection(Socket connected) throws IOException {
         this.socket = connected;
         socket.setSoTimeout(10_000);
         socket.setTcpNoDelay(true);
@@ -64,35 +64,35 @@ final class RawConnection implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
-    RawConnection(HttpServer server) throws IOException {
+    public RawConnection(HttpServer server) throws IOException {
         this(server.localAddress());
     }
 
-    Socket socket() {
+    public Socket socket() {
         return socket;
     }
 
-    RawConnection send(String text) throws IOException {
+    public RawConnection send(String text) throws IOException {
         return send(text.getBytes(StandardCharsets.ISO_8859_1));
     }
 
-    RawConnection send(byte[] bytes) throws IOException {
+    public RawConnection send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
         return this;
     }
 
-    RawResponse get(String path) throws IOException {
+    public RawResponse get(String path) throws IOException {
         send("GET " + path + " HTTP/1.1\r\nHost: test\r\n\r\n");
         return readResponse();
     }
 
-    RawResponse readResponse() throws IOException {
+    public RawResponse readResponse() throws IOException {
         return readResponse(false);
     }
 
     /** Reads one final response (skipping 1xx unless {@code interimToo}); a HEAD response must use readHeadResponse. */
-    RawResponse readResponse(boolean interimToo) throws IOException {
+    public RawResponse readResponse(boolean interimToo) throws IOException {
         while (true) {
             RawResponse head = readHead();
             if (head.status() >= 100 && head.status() < 200 && !interimToo) {
@@ -106,7 +106,7 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** Reads a response that has no body whatever its headers say (to a HEAD request). */
-    RawResponse readHeadResponse() throws IOException {
+    public RawResponse readHeadResponse() throws IOException {
         return readHead();
     }
 
@@ -166,7 +166,7 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** A CRLF-terminated line, without the CRLF; null at EOF before any byte. */
-    String readLine() throws IOException {
+    public String readLine() throws IOException {
         StringBuilder line = new StringBuilder();
         while (true) {
             int b = in.read();
@@ -182,7 +182,7 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** True when the server closed the connection (EOF or reset) within the socket timeout. */
-    boolean isClosedByServer() throws IOException {
+    public boolean isClosedByServer() throws IOException {
         try {
             return in.read() < 0;
         } catch (SocketTimeoutException e) {
@@ -193,11 +193,11 @@ final class RawConnection implements AutoCloseable {
     }
 
     /** Reads whatever arrives until EOF. */
-    byte[] readToEnd() throws IOException {
+    public byte[] readToEnd() throws IOException {
         return in.readAllBytes();
     }
 
-    void timeout(int millis) throws IOException {
+    public void timeout(int millis) throws IOException {
         socket.setSoTimeout(millis);
     }
 

@@ -2,18 +2,14 @@ package dev.shuttle.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,21 +64,21 @@ class RealClientsTest {
     @Test
     void curlReusesOneConnectionAcrossUrls() throws Exception {
         // One -o per URL: curl pairs output options with URLs in order.
-        ProcessResult result = run(List.of("curl", "-s", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
+        ExternalProcess.Result result = run(List.of("curl", "-s", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
                 "-w", "%{num_connects} %{http_code} %{size_download}\\n",
                 url("/a"), url("/b"), url("/big/100000")));
-        assertThat(result.exitCode).isZero();
-        assertThat(result.stdout.lines()).containsExactly("1 200 7", "0 200 7", "0 200 100000");
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout().lines()).containsExactly("1 200 7", "0 200 7", "0 200 100000");
         assertThat(newConnections.sum()).isEqualTo(1);
     }
 
     @Test
     void curlPostsWithExpectContinueAndGetsTheEcho() throws Exception {
         // curl sends "Expect: 100-continue" for bodies over 1 MiB (1024 bytes on older versions); force it anyway.
-        ProcessResult result = run(List.of("curl", "-s", "-H", "Expect: 100-continue", "--data-binary",
+        ExternalProcess.Result result = run(List.of("curl", "-s", "-H", "Expect: 100-continue", "--data-binary",
                 "@-", url("/echo")), "x".repeat(200_000).getBytes(StandardCharsets.US_ASCII));
-        assertThat(result.exitCode).isZero();
-        assertThat(result.stdout).hasSize(200_000).matches("x+");
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout()).hasSize(200_000).matches("x+");
     }
 
     @Test
@@ -101,9 +97,9 @@ class RealClientsTest {
                 out.append('%%d %%s' %% (r.status, r.read() == b'abc' * 1000))
                 print(' '.join(out))
                 """.formatted(server.port());
-        ProcessResult result = run(List.of("python3", "-c", script));
-        assertThat(result.exitCode).as(result.stderr).isZero();
-        assertThat(result.stdout.strip()).isEqualTo("200 9 200 9 200 70000 200 True");
+        ExternalProcess.Result result = run(List.of("python3", "-c", script));
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        assertThat(result.stdout().strip()).isEqualTo("200 9 200 9 200 70000 200 True");
         assertThat(newConnections.sum()).isEqualTo(1);
         assertThat(server.stats().requests()).isEqualTo(4);
     }
@@ -117,9 +113,9 @@ class RealClientsTest {
                 posted = s.post('http://127.0.0.1:%d/echo', data=b'z' * 5000).content
                 print(','.join(bodies), len(posted))
                 """.formatted(server.port(), server.port());
-        ProcessResult result = run(List.of("python3", "-c", script));
-        assertThat(result.exitCode).as(result.stderr).isZero();
-        assertThat(result.stdout.strip()).isEqualTo("path=/p0,path=/p1,path=/p2 5000");
+        ExternalProcess.Result result = run(List.of("python3", "-c", script));
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        assertThat(result.stdout().strip()).isEqualTo("path=/p0,path=/p1,path=/p2 5000");
         assertThat(newConnections.sum()).isEqualTo(1);
     }
 
@@ -144,38 +140,11 @@ class RealClientsTest {
         assertThat(newConnections.sum()).isEqualTo(1);
     }
 
-    private record ProcessResult(int exitCode, String stdout, String stderr) {
+    private static ExternalProcess.Result run(List<String> command) throws Exception {
+        return ExternalProcess.run(command);
     }
 
-    private static ProcessResult run(List<String> command) throws Exception {
-        return run(command, new byte[0]);
-    }
-
-    private static ProcessResult run(List<String> command, byte[] stdin) throws Exception {
-        Process process = new ProcessBuilder(new ArrayList<>(command)).start();
-        Thread.startVirtualThread(() -> {
-            try (var in = process.getOutputStream()) {
-                in.write(stdin);
-            } catch (IOException ignored) {
-                // the process decides whether it needed stdin
-            }
-        });
-        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        Thread errors = Thread.startVirtualThread(() -> copy(process.getErrorStream(), stderr));
-        String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
-        }
-        errors.join();
-        return new ProcessResult(process.exitValue(), stdout, stderr.toString(StandardCharsets.UTF_8));
-    }
-
-    private static void copy(InputStream in, ByteArrayOutputStream out) {
-        try {
-            in.transferTo(out);
-        } catch (IOException ignored) {
-            // process ended
-        }
+    private static ExternalProcess.Result run(List<String> command, byte[] stdin) throws Exception {
+        return ExternalProcess.run(command, stdin, null);
     }
 }

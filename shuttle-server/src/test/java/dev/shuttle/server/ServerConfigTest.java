@@ -3,6 +3,7 @@ package dev.shuttle.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shuttle.server.core.ServerContext;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class ServerConfigTest {
         assertThat(limits.maxRequestBodyBytes()).isEqualTo(10L * 1024 * 1024);
         assertThat(limits.unreadBodyDiscardBytes()).isEqualTo(256 * 1024);
         assertThat(limits.maxConnections()).isZero();
-        assertThat(limits.http1Limits()).isEqualTo(Http1Limits.serverDefaults());
+        assertThat(ServerContext.http1Limits(limits)).isEqualTo(Http1Limits.serverDefaults());
         assertThat(limits.toBuilder().build()).isEqualTo(limits);
     }
 

@@ -2,6 +2,7 @@ package dev.shuttle.transport;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.util.function.LongSupplier;
 
@@ -38,6 +39,16 @@ public final class PlainTransport extends Transport {
     @Override
     public int writeParked(byte[] bytes, int offset, int length) throws IOException {
         return writeChannel(bytes, offset, length);
+    }
+
+    /**
+     * Sends up to {@code count} bytes of {@code file} from {@code position} straight from the file to the socket
+     * ({@code sendfile} on Linux): no copy through the Java heap. Does not wait for room: returns 0 when the socket's
+     * buffer is full (the caller then waits in an ordinary blocking write) or the file has no byte at
+     * {@code position}. The channel must be in blocking mode, owned by the calling thread.
+     */
+    public long transferFrom(FileChannel file, long position, long count) throws IOException {
+        return transferFile(file, position, count);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SocketChannel;
 import java.util.function.LongSupplier;
@@ -38,6 +39,8 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     public static final long NOT_WRITING = Long.MIN_VALUE;
     /** Large writes go out in slices, so the byte counter and the write-timeout stamp move while a slow peer reads. */
     private static final int MAX_SOCKET_WRITE = 64 * 1024;
+    /** A file transfer's slice: large enough for sendfile to fill a socket buffer, small enough to move the stamps. */
+    private static final long MAX_FILE_SLICE = 1024 * 1024;
 
     protected final SocketChannel channel;
     protected final LongSupplier nanoClock;
@@ -52,6 +55,8 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     private volatile long bytesReceived;
     /** Written by the writing thread only; read by any. */
     private volatile long bytesSent;
+    /** Of {@link #bytesSent}, those that went from a file to the socket without a copy; writing thread only. */
+    private volatile long bytesSentFromFiles;
     /** nanoTime when the socket write in progress began, or {@link #NOT_WRITING}; read by a write watchdog. */
     private volatile long writeStartedNanos = NOT_WRITING;
     /** Set once: other threads write while the reader reads (HTTP/2); see {@link #shareWithWriters()}. */
@@ -144,6 +149,11 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     /** Bytes the socket accepted for sending (TLS records included). */
     public final long bytesSent() {
         return bytesSent;
+    }
+
+    /** Of {@link #bytesSent()}, the bytes a file transfer sent straight from the file (zero-copy). */
+    public final long bytesSentFromFiles() {
+        return bytesSentFromFiles;
     }
 
     /** nanoTime when the socket write in progress began, or {@link #NOT_WRITING}. */
@@ -302,6 +312,24 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
             bytesSent += slice;
             source.limit(end);
         }
+    }
+
+    /**
+     * One {@link FileChannel#transferTo} of up to {@code count} bytes (at most one slice) from the file to the socket,
+     * stamped for the write watchdog and counted. On a virtual thread the socket is non-blocking underneath, so this
+     * returns 0 when the socket's buffer is full instead of waiting.
+     */
+    final long transferFile(FileChannel file, long position, long count) throws IOException {
+        writeStartedNanos = nanoClock.getAsLong();
+        long n;
+        try {
+            n = file.transferTo(position, Math.min(count, MAX_FILE_SLICE), channel);
+        } finally {
+            writeStartedNanos = NOT_WRITING;
+        }
+        bytesSent += n;
+        bytesSentFromFiles += n;
+        return n;
     }
 
     /** The rest of {@code timeoutMillis} after {@code startNanos}; throws once it is spent. 0 stays 0 (no limit). */

@@ -51,6 +51,65 @@ public final class HttpDate {
         return text.append(" GMT").toString();
     }
 
+    /**
+     * Parses an HTTP-date in any of the three forms RFC 9110 5.6.7 obliges a recipient to accept: IMF-fixdate
+     * ({@code Sun, 06 Nov 1994 08:49:37 GMT}), RFC 850 ({@code Sunday, 06-Nov-94 08:49:37 GMT}, a two-digit year
+     * read as the nearest past century, as the RFC asks) and asctime ({@code Sun Nov  6 08:49:37 1994}).
+     *
+     * @return seconds since the epoch, or {@link Long#MIN_VALUE} when {@code text} is not such a date
+     */
+    public static long parse(String text) {
+        if (text == null) {
+            return Long.MIN_VALUE;
+        }
+        String[] parts = text.strip().split("[ ,\\-]+");
+        try {
+            int day;
+            int month;
+            int year;
+            String clock;
+            if (parts.length == 6 && parts[5].equals("GMT")) { // IMF-fixdate or RFC 850: day-name, day month year
+                day = Integer.parseInt(parts[1]);
+                month = month(parts[2]);
+                year = Integer.parseInt(parts[3]);
+                if (parts[3].length() == 2) {
+                    int thisYear = LocalDateTime.now(ZoneOffset.UTC).getYear();
+                    year += thisYear / 100 * 100;
+                    if (year > thisYear + 50) {
+                        year -= 100;
+                    }
+                } else if (parts[3].length() != 4) {
+                    return Long.MIN_VALUE;
+                }
+                clock = parts[4];
+            } else if (parts.length == 5) { // asctime: day-name month day time year
+                month = month(parts[1]);
+                day = Integer.parseInt(parts[2]);
+                clock = parts[3];
+                year = Integer.parseInt(parts[4]);
+            } else {
+                return Long.MIN_VALUE;
+            }
+            String[] hms = clock.split(":");
+            if (month < 0 || hms.length != 3) {
+                return Long.MIN_VALUE;
+            }
+            return LocalDateTime.of(year, month, day, Integer.parseInt(hms[0]), Integer.parseInt(hms[1]),
+                    Integer.parseInt(hms[2])).toEpochSecond(ZoneOffset.UTC);
+        } catch (RuntimeException e) { // NumberFormatException, DateTimeException
+            return Long.MIN_VALUE;
+        }
+    }
+
+    private static int month(String name) {
+        for (int i = 0; i < MONTHS.length; i++) {
+            if (MONTHS[i].equals(name)) {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
     private static StringBuilder twoDigits(StringBuilder text, int value) {
         return text.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
     }

@@ -726,9 +726,9 @@ public final class ServerConnection
     /**
      * Delivers queued events one at a time, in order; one deliverer at a time. Not while the calling thread holds the
      * state lock or a lock of the session: whoever holds it calls this again once it lets go (an outer frame of this
-     * class, the HTTP/2 writer's {@code endWrite}, the goodbye's last unlock).
+     * class, the HTTP/2 writer's {@code endWrite}, the goodbye's last unlock through {@link #deliverQueuedEvents}).
      */
-    public void deliverEvents() {
+    private void deliverEvents() {
         if (lockedByCurrentThread()) {
             return;
         }
@@ -764,13 +764,29 @@ public final class ServerConnection
     }
 
     /**
-     * Tells the listener that the session sent GOAWAY; from the thread that sent it, once it holds no lock of the
-     * session.
+     * Queues the listener's GOAWAY event, in order with the state transitions (none once CLOSED): the caller, which
+     * may hold a lock of its session, delivers it with {@link #deliverQueuedEvents()} once it let go.
      */
-    public void goAwaySent(GoAwayEvent goAway) {
-        if (context.registry.hasListener()) {
-            dispatch(() -> context.registry.notifyGoAway(this, goAway));
+    public void queueGoAway(GoAwayEvent goAway) {
+        if (!context.registry.hasListener()) {
+            return;
         }
+        stateLock.lock();
+        try {
+            if (state != ConnectionState.CLOSED) {
+                queueLocked(() -> context.registry.notifyGoAway(this, goAway));
+            }
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /**
+     * Delivers the listener events queued so far, on this thread, for a session that let go of its lock (while it
+     * holds one, events wait: {@link #lockedByCurrentThread}).
+     */
+    public void deliverQueuedEvents() {
+        deliverEvents();
     }
 
     /**

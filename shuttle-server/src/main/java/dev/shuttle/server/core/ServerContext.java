@@ -40,7 +40,7 @@ public final class ServerContext {
                   SessionFactory sessions) {
         this.handler = handler;
         this.limits = limits;
-        this.http1Limits = limits.http1Limits();
+        this.http1Limits = http1Limits(limits);
         this.timeouts = timeouts;
         this.headerReadNanos = timeouts.headerRead().toNanos();
         this.bodyReadMillis = Math.max(1, timeouts.bodyRead().toMillis());
@@ -53,6 +53,17 @@ public final class ServerContext {
         this.buffers = buffers;
         this.nanoClock = nanoClock;
         this.sessions = sessions;
+    }
+
+    /** The HTTP/1.1 codec's view of the server's limits. */
+    public static Http1Limits http1Limits(ServerLimits limits) {
+        return new Http1Limits(limits.maxRequestLineBytes(), limits.maxHeadBytes(), limits.maxHeaderCount(),
+                limits.maxChunkLineBytes(), limits.maxTrailerBytes());
+    }
+
+    /** The readiness watcher, for code that holds a busy connection's channel there for a while. */
+    public ReadinessWatcher watcher() {
+        return watcher;
     }
 
     public boolean draining() {

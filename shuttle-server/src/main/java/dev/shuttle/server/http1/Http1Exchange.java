@@ -1,5 +1,8 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.Cancellation;
+import dev.shuttle.server.ClientGoneException;
+import dev.shuttle.server.core.Failures;
 import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerContext;
@@ -12,7 +15,10 @@ import dev.shuttle.wire.http1.Http1Exception;
 import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -40,6 +46,23 @@ final class Http1Exchange {
     private final RequestHead head;
     private final ConnectionInput source;
     private final ConnectionOutput output;
+
+    private static final VarHandle WATCH;
+
+    static {
+        try {
+            WATCH = MethodHandles.lookup().findVarHandle(Http1Exchange.class, "watch", PeerCloseWatch.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The connection's thread, which runs the handler. */
+    private final Thread owner = Thread.currentThread();
+    /** Made by the first {@link #cancellation()} call, from any thread (set once, by compare-and-set). */
+    private volatile PeerCloseWatch watch;
+    /** Set by the connection thread when the handler returned; read by any. */
+    private volatile boolean handlerDone;
 
     // Set up once the framing is known; owned by the connection thread.
     private BodyDecoder decoder;
@@ -76,21 +99,26 @@ final class Http1Exchange {
         decoder = framing.newDecoder(context.http1Limits);
         source.usePerReadTimeout(context.bodyReadMillis);
         requestBody = new RequestBodyStream(this, source, decoder, context.limits.maxRequestBodyBytes());
-        ServerRequest request = new ServerRequest(head, framing, decoder, requestBody, connection);
+        ServerRequest request = new ServerRequest(head, framing, decoder, requestBody, connection, this);
         response = new ServerResponse(this, head, output);
         try {
             context.handler.handle(request, response);
         } catch (Throwable t) {
+            stopWatching();
             return handlerFailed(t);
         } finally {
             // An interrupt left behind would close the channel at the next blocking I/O on this thread.
             Thread.interrupted();
         }
+        stopWatching();
         try {
             response.finish();
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "connection {0}: response not completed: {1}", connection.id(), e.toString());
-            return Outcome.CLOSE;
+            if (output.failure() != null) {
+                LOG.log(Level.DEBUG, "connection {0}: response not completed: {1}", connection.id(), e.toString());
+                return Outcome.CLOSE;
+            }
+            return endCommitted(e, false); // the handler's body broke its own framing (a short Content-Length body)
         }
         return afterResponse();
     }
@@ -104,23 +132,17 @@ final class Http1Exchange {
 
     private Outcome handlerFailed(Throwable failure) throws IOException {
         IOException bodyFailure = requestBody.failure();
-        boolean fromBody = bodyFailure != null && causedBy(failure, bodyFailure);
+        boolean fromBody = bodyFailure != null && Failures.causedBy(failure, bodyFailure);
         IOException writeFailure = output.failure();
-        if (writeFailure != null && causedBy(failure, writeFailure)) {
+        if ((writeFailure != null && Failures.causedBy(failure, writeFailure)) || Failures.clientGone(failure)) {
             // The client went away (reset, broken pipe, write timeout), however the handler wrapped it: an ordinary
             // event, and nothing can be answered any more.
             LOG.log(Level.DEBUG, "connection {0}: client went away during the response to {1} {2}: {3}",
-                    connection.id(), head.method(), LogText.excerpt(head.target()), writeFailure.toString());
+                    connection.id(), head.method(), LogText.excerpt(head.target()), failure.toString());
             return Outcome.CLOSE;
         }
         if (response.isCommitted()) {
-            // Part of the response is on the wire: cutting it off is the only way to tell the client it is wrong.
-            // An I/O failure here is usually the client going away, which is no news for the server's log.
-            Level level = fromBody || failure instanceof IOException ? Level.DEBUG : Level.WARNING;
-            LOG.log(level, "connection " + connection.id() + ": handler failed after"
-                    + " committing the response to " + head.method() + " " + LogText.excerpt(head.target()) + "; closing",
-                    failure);
-            return Outcome.CLOSE;
+            return endCommitted(failure, fromBody);
         }
         if (fromBody) {
             if (bodyFailure instanceof Http1Exception http1) {
@@ -136,14 +158,24 @@ final class Http1Exchange {
         return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
     }
 
-    private static boolean causedBy(Throwable failure, Throwable cause) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t == cause) {
-                return true;
-            }
+    /**
+     * The handler failed, or its body broke its own framing, after the head was committed: what was written goes out
+     * and the connection closes after it, so the client sees a response cut short (a body short of its
+     * Content-Length, chunks without the last one), never a complete-looking wrong one. Logged once, at WARNING as a
+     * fault of the handler, unless the client broke the exchange (its upload failed).
+     */
+    private Outcome endCommitted(Throwable failure, boolean clientFault) {
+        LOG.log(clientFault ? Level.DEBUG : Level.WARNING, "connection " + connection.id() + ": handler failed after"
+                + " committing the response to " + head.method() + " " + LogText.excerpt(head.target())
+                + "; closing the connection after what was sent", failure);
+        try {
+            output.flush();
+        } catch (IOException e) {
+            return Outcome.CLOSE; // the client went away meanwhile
         }
-        return false;
+        return requestBodyComplete() ? Outcome.CLOSE : Outcome.CLOSE_LINGERING;
     }
+
 
     /** The unread-body rule, after a complete response. */
     private Outcome afterResponse() {
@@ -162,6 +194,62 @@ final class Http1Exchange {
             return Outcome.CLOSE;
         }
         return requestBodyComplete() ? Outcome.KEEP_ALIVE : Outcome.CLOSE_LINGERING;
+    }
+
+    // ---- the request's cancellation ----
+
+    /** The request's signal, made (and the peer-close watch set up) when first asked for; any thread. */
+    Cancellation cancellation() {
+        PeerCloseWatch current = watch;
+        if (current == null) {
+            PeerCloseWatch made = new PeerCloseWatch(connection, Cancellation.create(), owner);
+            if (WATCH.compareAndSet(this, null, made)) {
+                output.gate(made);
+                current = made;
+            } else {
+                current = watch;
+            }
+        }
+        if (Thread.currentThread() == owner && !handlerDone && decoder.isComplete()) {
+            current.arm();
+        }
+        return current.cancellation();
+    }
+
+    /** The handler read the request body to its end: from now on a close from the client can be seen at once. */
+    void requestBodyEnded() {
+        PeerCloseWatch current = watch;
+        if (current != null && !handlerDone) {
+            current.arm();
+        }
+    }
+
+    /** A body read failed because the connection did (reset, end of stream): the client went away. */
+    void clientWentAway(ClientGoneException gone) {
+        PeerCloseWatch current = watch;
+        if (current != null) {
+            current.cancellation().cancel(gone);
+        }
+    }
+
+    /** The connection closed (from any thread, shutdown's included) while this exchange ran. */
+    void connectionClosed() {
+        clientWentAway(new ClientGoneException("the connection closed"));
+    }
+
+    /** The handler returned: the channel comes back from the watch, with any bytes of the next request it read. */
+    private void stopWatching() {
+        handlerDone = true;
+        PeerCloseWatch current = watch;
+        if (current == null) {
+            return;
+        }
+        ByteBuffer next = current.stop();
+        output.gate(null);
+        if (next != null) {
+            source.unread(next);
+            context.buffers.release(next);
+        }
     }
 
     // ---- called by the request body and the response ----

@@ -42,6 +42,8 @@ public final class Http1Session extends KeepAliveTurns implements ProtocolSessio
     private Http1HeadParser parser;
     /** HTTP/2 options when {@code Upgrade: h2c} is accepted, else null. */
     private final Http2Options h2c;
+    /** The exchange whose handler runs, for {@link #closed()} from another thread; written by the connection thread. */
+    private volatile Http1Exchange running;
 
     public Http1Session(ServerConnection connection, KeepAliveTurn keepAliveTurn, Http2Options h2c) {
         super(keepAliveTurn);
@@ -73,7 +75,14 @@ public final class Http1Session extends KeepAliveTurns implements ProtocolSessio
                     return ProtocolSession.Next.SWITCH;
                 }
             }
-            Http1Exchange.Outcome outcome = new Http1Exchange(context, connection, head, input, output).run();
+            Http1Exchange exchange = new Http1Exchange(context, connection, head, input, output);
+            running = exchange;
+            Http1Exchange.Outcome outcome;
+            try {
+                outcome = exchange.run();
+            } finally {
+                running = null;
+            }
             if (outcome == Http1Exchange.Outcome.CLOSE_LINGERING) {
                 lingeringClose();
             }
@@ -168,6 +177,15 @@ public final class Http1Session extends KeepAliveTurns implements ProtocolSessio
             return n > 0 && connection.toActive() ? Next.SERVE : Next.CLOSE;
         }
         return Next.PARK;
+    }
+
+    /** The connection closed (shutdown's deadline, the write watchdog, a failure): the running request is cancelled. */
+    @Override
+    public void closed() {
+        Http1Exchange exchange = running;
+        if (exchange != null) {
+            exchange.connectionClosed();
+        }
     }
 
     private void lingeringClose() {

@@ -1,11 +1,13 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.wire.http1.BodyDecoder;
 import dev.shuttle.wire.http1.BodyInputStream;
 import dev.shuttle.wire.http1.Http1Exception;
 import dev.shuttle.wire.http1.Http1Source;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -24,12 +26,46 @@ final class RequestBodyStream extends InputStream {
     private boolean started;
     private boolean closed;
     private IOException failure;
+    /** The connection's input ended while the body was read. */
+    private boolean endOfStream;
 
     RequestBodyStream(Http1Exchange exchange, Http1Source source, BodyDecoder decoder, long maxBytes) {
         this.exchange = exchange;
         this.source = source;
-        this.body = new BodyInputStream(source, decoder);
+        this.body = new BodyInputStream(new EndAware(source), decoder);
         this.maxBytes = maxBytes;
+    }
+
+    /** The source as the body reads it, noting the end of the stream: a body cut short by it is the client leaving. */
+    private final class EndAware implements Http1Source {
+        private final Http1Source source;
+
+        EndAware(Http1Source source) {
+            this.source = source;
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return source.buffer();
+        }
+
+        @Override
+        public int fill() throws IOException {
+            int n = source.fill();
+            if (n < 0) {
+                endOfStream = true;
+            }
+            return n;
+        }
+
+        @Override
+        public int fillNow() throws IOException {
+            int n = source.fillNow();
+            if (n < 0) {
+                endOfStream = true;
+            }
+            return n;
+        }
     }
 
     @Override
@@ -49,6 +85,9 @@ final class RequestBodyStream extends InputStream {
         try {
             int n = body.read(b, off, len);
             checkLimit();
+            if (n < 0) {
+                exchange.requestBodyEnded();
+            }
             return n;
         } catch (IOException e) {
             throw failed(e);
@@ -134,10 +173,22 @@ final class RequestBodyStream extends InputStream {
         }
     }
 
+    /**
+     * Records the first failure. The connection's end or a transport failure (a reset) is the client going away, and
+     * says so in the exception's type; framing errors and timeouts keep theirs (they choose the status).
+     */
     private IOException failed(IOException e) {
-        if (failure == null) {
-            failure = e;
+        IOException thrown = e;
+        boolean transport = !(e instanceof Http1Exception) && !(e instanceof SocketTimeoutException);
+        if ((endOfStream || transport) && !(e instanceof ClientGoneException)) {
+            ClientGoneException gone = new ClientGoneException("the client went away after "
+                    + body.decoder().bodyBytesRead() + " request body bytes: " + e.getMessage(), e);
+            exchange.clientWentAway(gone);
+            thrown = gone;
         }
-        return e;
+        if (failure == null) {
+            failure = thrown;
+        }
+        return thrown;
     }
 }

@@ -79,6 +79,24 @@ final class ResponseBodyStream extends OutputStream {
         response.endBody();
     }
 
+    /** Whether any body byte was written (or the body ended) before. */
+    boolean hasWritten() {
+        return closed || committed || buffered > 0;
+    }
+
+    /**
+     * Before body bytes are sent past this stream (a file transfer): commits the response if it was not, which
+     * frames and writes what was buffered, so the transferred bytes follow it.
+     */
+    void commitForTransfer() throws IOException {
+        if (closed) {
+            throw new IOException("response body closed");
+        }
+        if (!committed) {
+            commit(false);
+        }
+    }
+
     /** Commits (the body is not complete, so no automatic Content-Length) and pushes everything to the client. */
     @Override
     public void flush() throws IOException {

@@ -1,5 +1,6 @@
 package dev.shuttle.server.http1;
 
+import dev.shuttle.server.Cancellation;
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.Request;
 import dev.shuttle.wire.Headers;
@@ -16,13 +17,16 @@ final class ServerRequest implements Request {
     private final BodyDecoder decoder;
     private final RequestBodyStream body;
     private final ConnectionInfo connection;
+    /** Null only in tests of the target parsing. */
+    private final Http1Exchange exchange;
     private final long contentLength;
     private final String path;
     private final String query;
 
     ServerRequest(RequestHead head, BodyFraming framing, BodyDecoder decoder, RequestBodyStream body,
-                  ConnectionInfo connection) {
+                  ConnectionInfo connection, Http1Exchange exchange) {
         this.head = head;
+        this.exchange = exchange;
         this.contentLength = switch (framing) {
             case BodyFraming.ContentLength length -> length.length();
             case BodyFraming.Empty empty -> 0;
@@ -113,6 +117,11 @@ final class ServerRequest implements Request {
     @Override
     public ConnectionInfo connection() {
         return connection;
+    }
+
+    @Override
+    public Cancellation cancellation() {
+        return exchange.cancellation();
     }
 
     @Override

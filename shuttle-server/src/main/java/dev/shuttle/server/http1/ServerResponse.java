@@ -14,6 +14,7 @@ import dev.shuttle.wire.http1.ResponseHead;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
+import java.nio.channels.FileChannel;
 
 /**
  * An HTTP/1 response: collects status and headers, chooses the framing when it commits, and ends the body.
@@ -151,10 +152,26 @@ final class ServerResponse implements Response {
     /** As {@link Response#send(byte[])} promises, without staging the body in the first-chunk buffer. */
     @Override
     public void send(byte[] body) throws IOException {
-        if (!isCommitted()) {
+        ResponseBodyStream stream = (ResponseBodyStream) body();
+        if (!isCommitted() && !stream.hasWritten()) {
             contentLength(body.length);
         }
-        ((ResponseBodyStream) body()).writeWholeAndClose(body);
+        stream.writeWholeAndClose(body);
+    }
+
+    /** Zero-copy when the body has a declared length on plaintext; HEAD sends nothing; else copied through body(). */
+    @Override
+    public void writeFile(FileChannel file, long position, long count) throws IOException {
+        ((ResponseBodyStream) body()).commitForTransfer();
+        if (framing == Framing.NONE) {
+            return; // HEAD, 204, 304: the body a GET would get is not sent
+        }
+        if (framing == Framing.FIXED && output.transfersFiles()) {
+            fixed.reserve(count);
+            output.transferFrom(file, position, count);
+            return;
+        }
+        Response.super.writeFile(file, position, count);
     }
 
     @Override

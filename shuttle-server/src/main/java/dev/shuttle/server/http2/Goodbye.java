@@ -9,7 +9,6 @@ import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.PingFrame;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -54,7 +53,8 @@ final class Goodbye {
     private final Http2Writer writer;
     private final Http2Streams streams;
     private final LongSupplier clock;
-    /** Told of each GOAWAY sent, and given its listener events to deliver, outside this lock. */
+    private final long connectionId;
+    /** Where each GOAWAY's listener event is queued, in order with the connection's others, and delivered. */
     private final ServerConnection connection;
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -65,13 +65,11 @@ final class Goodbye {
     /** Written under lock before the phase that uses it. */
     private volatile long drainDeadline;
     private volatile long lingerDeadline;
-    /** Guarded by lock: GOAWAYs sent whose event the listener has not had yet (delivered once the lock is let go). */
-    private final List<GoAwayEvent> undelivered = new ArrayList<>(2);
-
     Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, ServerConnection connection) {
         this.writer = writer;
         this.streams = streams;
         this.clock = clock;
+        this.connectionId = connection.id();
         this.connection = connection;
     }
 
@@ -104,9 +102,9 @@ final class Goodbye {
             }
             drainDeadline = clock.getAsLong() + DRAIN_PING_WAIT_NANOS;
             phase = Phase.DRAINING;
+            queueEvent(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, "shutdown");
             send(List.of(new GoAwayFrame(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, ""),
                     new PingFrame(DRAIN_PING_DATA, false)));
-            sent(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, "shutdown");
         } finally {
             unlock();
         }
@@ -143,8 +141,8 @@ final class Goodbye {
             phase = Phase.GOING_AWAY;
             int lastStreamId = streams.highestStreamId();
             String debug = code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason);
+            queueEvent(lastStreamId, code, code == Http2ErrorCode.NO_ERROR ? reason : debug);
             send(List.of(new GoAwayFrame(lastStreamId, code, debug)));
-            sent(lastStreamId, code, code == Http2ErrorCode.NO_ERROR ? reason : debug);
         } finally {
             unlock();
         }
@@ -182,7 +180,7 @@ final class Goodbye {
             try {
                 writer.shutdownOutput();
             } catch (IOException e) {
-                LOG.log(Level.DEBUG, "connection {0}: half-close failed: {1}", connection.id(), e.toString());
+                LOG.log(Level.DEBUG, "connection {0}: half-close failed: {1}", connectionId, e.toString());
             }
             return true;
         } finally {
@@ -219,26 +217,21 @@ final class Goodbye {
         return phase == Phase.LINGERING && clock.getAsLong() - lingerDeadline >= 0;
     }
 
-    private void sent(int lastStreamId, Http2ErrorCode code, String reason) {
+    /**
+     * Queued before the frame leaves: a client that closes on reading it makes the connection CLOSED, and the event
+     * must come before that one. Delivered once this lock is let go, so usually after the frame left.
+     */
+    private void queueEvent(int lastStreamId, Http2ErrorCode code, String reason) {
         assert lock.isHeldByCurrentThread();
-        undelivered.add(new GoAwayEvent(lastStreamId, code.code(), code.name(), reason, clientGoAway));
+        connection.queueGoAway(new GoAwayEvent(lastStreamId, code.code(), code.name(), reason, clientGoAway));
     }
 
-    /**
-     * Lets go of the lock; once no hold is left, tells the listener of the GOAWAYs sent meanwhile, and delivers the
-     * connection's events that waited for this lock (its writes may have parked or taken back the connection).
-     */
+    /** Lets go of the lock, then delivers the listener events queued meanwhile, once no hold is left. */
     private void unlock() {
-        boolean last = lock.getHoldCount() == 1;
-        List<GoAwayEvent> events = List.of();
-        if (last && !undelivered.isEmpty()) {
-            events = List.copyOf(undelivered);
-            undelivered.clear();
-        }
+        boolean outermost = lock.getHoldCount() == 1;
         lock.unlock();
-        if (last) {
-            events.forEach(connection::goAwaySent);
-            connection.deliverEvents();
+        if (outermost) {
+            connection.deliverQueuedEvents();
         }
     }
 
@@ -247,7 +240,7 @@ final class Goodbye {
         try {
             writer.frames(frames);
         } catch (IOException e) {
-            LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connection.id(), e.toString());
+            LOG.log(Level.DEBUG, "connection {0}: GOAWAY not sent: {1}", connectionId, e.toString());
         }
     }
 }

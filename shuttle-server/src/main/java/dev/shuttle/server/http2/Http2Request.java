@@ -1,5 +1,6 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.Cancellation;
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.Request;
 import dev.shuttle.wire.Headers;
@@ -89,6 +90,11 @@ final class Http2Request implements Request {
     @Override
     public ConnectionInfo connection() {
         return connection;
+    }
+
+    @Override
+    public Cancellation cancellation() {
+        return body.cancellation();
     }
 
     @Override

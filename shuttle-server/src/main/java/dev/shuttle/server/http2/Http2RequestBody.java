@@ -1,5 +1,6 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.Cancellation;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http1.Http1Exception;
 import java.io.IOException;
@@ -12,7 +13,8 @@ import java.util.Objects;
  * enforced as it goes (413), and reads bounded by the body-read timeout. Owned by the handler's thread.
  */
 final class Http2RequestBody extends InputStream {
-    private final Http2Session session;
+    private final Http2Streams streams;
+    private final StreamSender sender;
     private final Http2Stream stream;
     private final long maxBytes;
     private final long readTimeoutNanos;
@@ -22,8 +24,10 @@ final class Http2RequestBody extends InputStream {
     private IOException failure;
     private byte[] single;
 
-    Http2RequestBody(Http2Session session, Http2Stream stream, long maxBytes, long readTimeoutNanos) {
-        this.session = session;
+    Http2RequestBody(Http2Streams streams, StreamSender sender, Http2Stream stream, long maxBytes,
+                     long readTimeoutNanos) {
+        this.streams = streams;
+        this.sender = sender;
         this.stream = stream;
         this.maxBytes = maxBytes;
         this.readTimeoutNanos = readTimeoutNanos;
@@ -51,10 +55,10 @@ final class Http2RequestBody extends InputStream {
             return 0;
         }
         try {
-            int n = session.streams().read(stream, b, off, len, readTimeoutNanos, credits);
+            int n = streams.read(stream, b, off, len, readTimeoutNanos, credits);
             if (n > 0) {
                 read += n;
-                session.sendWindowUpdates(stream.id, credits[0], credits[1]);
+                sender.sendWindowUpdates(stream.id, credits[0], credits[1]);
                 if (read > maxBytes) {
                     throw new Http1Exception(413, "request body exceeds the limit of " + maxBytes + " bytes");
                 }
@@ -70,7 +74,7 @@ final class Http2RequestBody extends InputStream {
 
     @Override
     public int available() {
-        return closed || failure != null ? 0 : session.streams().available(stream);
+        return closed || failure != null ? 0 : streams.available(stream);
     }
 
     /** Stops the handler from reading further; the rest is the server's business after the handler returns. */
@@ -84,11 +88,15 @@ final class Http2RequestBody extends InputStream {
         return failure;
     }
 
+    Cancellation cancellation() {
+        return streams.cancellation(stream);
+    }
+
     long declaredLength() {
-        return stream.declaredLength; // fixed when the stream opened: content-length, 0 without a body, or -1
+        return streams.declaredLength(stream); // content-length, 0 without a body, or -1
     }
 
     Headers trailers() {
-        return session.streams().trailers(stream);
+        return streams.trailers(stream);
     }
 }

@@ -26,7 +26,7 @@ final class Http2Response implements Response {
 
     private enum Phase { OPEN, COMMITTED, FINISHED }
 
-    private final Http2Session session;
+    private final StreamSender sender;
     private final Http2Stream stream;
     private final boolean headRequest;
 
@@ -42,9 +42,11 @@ final class Http2Response implements Response {
     private int pendingCount;
     /** Body bytes handed to DATA frames so far. */
     private long sent;
+    /** See {@link #sendFailure()}. */
+    private IOException sendFailure;
 
-    Http2Response(Http2Session session, Http2Stream stream, boolean headRequest) {
-        this.session = session;
+    Http2Response(StreamSender sender, Http2Stream stream, boolean headRequest) {
+        this.sender = sender;
         this.stream = stream;
         this.headRequest = headRequest;
     }
@@ -139,6 +141,17 @@ final class Http2Response implements Response {
         return body;
     }
 
+    /** As {@link Response#send(byte[])} promises: a Content-Length only when nothing was written before. */
+    @Override
+    public void send(byte[] bytes) throws IOException {
+        if (phase == Phase.OPEN && pendingCount == 0 && (body == null || !body.closed)) {
+            contentLength(bytes.length);
+        }
+        OutputStream out = body();
+        out.write(bytes);
+        out.close();
+    }
+
     @Override
     public void flush() throws IOException {
         body().flush();
@@ -174,7 +187,11 @@ final class Http2Response implements Response {
         phase = Phase.COMMITTED;
         boolean noBody = !bodyAllowed() || headRequest;
         boolean endStream = complete && !hasTrailers() && (noBody || pendingCount == 0);
-        session.sendHeaders(stream, responseFields(complete), endStream);
+        try {
+            sender.sendHeaders(stream, responseFields(complete), endStream);
+        } catch (IOException e) {
+            throw sendFailed(e);
+        }
         if (noBody) {
             pendingCount = 0;
         }
@@ -190,7 +207,11 @@ final class Http2Response implements Response {
             return false;
         }
         phase = Phase.COMMITTED;
-        session.sendHeadersAndData(stream, responseFields(true), pending, 0, pendingCount);
+        try {
+            sender.sendHeadersAndData(stream, responseFields(true), pending, 0, pendingCount);
+        } catch (IOException e) {
+            throw sendFailed(e);
+        }
         sent = pendingCount;
         pendingCount = 0;
         return true;
@@ -221,10 +242,10 @@ final class Http2Response implements Response {
             return;
         }
         if (contentLength >= 0 && sent + pendingCount > contentLength) {
-            session.resetStream(stream);
+            sender.reset(stream);
             throw new IOException("body longer than its Content-Length of " + contentLength);
         }
-        session.sendData(stream, pending, 0, pendingCount, end);
+        sendData(pending, pendingCount, end);
         sent += pendingCount;
         pendingCount = 0;
     }
@@ -233,22 +254,53 @@ final class Http2Response implements Response {
     private void end() throws IOException {
         boolean body = bodyAllowed() && !headRequest;
         if (body && contentLength >= 0 && sent + pendingCount != contentLength) {
-            session.resetStream(stream);
+            sender.reset(stream);
             throw new IOException("body of " + (sent + pendingCount) + " bytes, Content-Length " + contentLength);
         }
         boolean withTrailers = hasTrailers();
         if (!body) {
             if (withTrailers) {
-                session.sendTrailers(stream, Http2Fields.trailers(trailers));
-            } else if (!session.localEnded(stream)) {
-                session.sendData(stream, NOTHING, 0, 0, true);
+                sendTrailers();
+            } else if (!sender.localEnded(stream)) {
+                sendData(NOTHING, 0, true);
             }
             return;
         }
         sendPending(!withTrailers);
         if (withTrailers) {
-            session.sendTrailers(stream, Http2Fields.trailers(trailers));
+            sendTrailers();
         }
+    }
+
+    private void sendData(byte[] bytes, int length, boolean end) throws IOException {
+        try {
+            sender.sendData(stream, bytes, 0, length, end);
+        } catch (IOException e) {
+            throw sendFailed(e);
+        }
+    }
+
+    private void sendTrailers() throws IOException {
+        try {
+            sender.sendTrailers(stream, Http2Fields.trailers(trailers));
+        } catch (IOException e) {
+            throw sendFailed(e);
+        }
+    }
+
+    private IOException sendFailed(IOException e) {
+        if (sendFailure == null) {
+            sendFailure = e;
+        }
+        return e;
+    }
+
+    /**
+     * The first failure to send this response's frames (the stream was reset, the connection failed, the client kept
+     * its window shut), or null: a handler failure it caused is the client's doing, not the handler's.
+     */
+    IOException sendFailure() {
+        return sendFailure;
     }
 
     /** The handler's body stream. */
@@ -328,7 +380,7 @@ final class Http2Response implements Response {
             }
             if (phase == Phase.OPEN) {
                 commit(true);
-                if (session.localEnded(stream)) {
+                if (sender.localEnded(stream)) {
                     phase = Phase.FINISHED;
                     return;
                 }

@@ -1,27 +1,36 @@
 package dev.shuttle.server.http2;
 
+import dev.shuttle.server.Cancellation;
+import dev.shuttle.server.ClientGoneException;
+import dev.shuttle.wire.Headers;
+import dev.shuttle.wire.http2.ChunkPool;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Exception;
-import dev.shuttle.wire.http2.Http2Settings;
-import dev.shuttle.wire.http2.Http2Window;
-import dev.shuttle.wire.http2.WindowUpdatePolicy;
+import dev.shuttle.wire.http2.ReceiveWindows;
+import dev.shuttle.wire.http2.ReceivedBody;
+import dev.shuttle.wire.http2.RecentResets;
+import dev.shuttle.wire.http2.SendWindows;
+import dev.shuttle.wire.http2.SkippedStreamIds;
+import dev.shuttle.wire.http2.StreamState;
+import dev.shuttle.wire.http2.StreamTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntConsumer;
 
 /**
- * The streams of one HTTP/2 connection and both directions of flow control, under one lock: the reader thread adds
- * streams, body bytes, resets and window updates; handler threads read bodies, take send window and end their streams.
- * No I/O happens under the lock: what must be sent as a consequence (WINDOW_UPDATE, RST_STREAM) is returned to the
- * caller, who sends it after unlocking.
+ * The streams of one HTTP/2 connection and both directions of their flow control, under one lock: the reader thread
+ * adds streams, body bytes, resets and window updates; handler threads read bodies, take send window and end their
+ * streams. The protocol's rules and arithmetic are the wire module's ({@link StreamState}, {@link SendWindows},
+ * {@link ReceiveWindows}, {@link ReceivedBody}, {@link StreamTable}), shared with the client; this class adds the
+ * server's waiting and its registry. No I/O happens under the lock: what must be sent as a consequence (WINDOW_UPDATE,
+ * RST_STREAM) is returned to the caller, or waits in {@link #takeConnectionUpdate}, and is sent after unlocking.
  */
 final class Http2Streams {
     /** Returned by {@link #read} at the end of the body. */
@@ -30,53 +39,31 @@ final class Http2Streams {
     final ReentrantLock lock = new ReentrantLock();
     /** Signalled when a send window opens or the connection ends. */
     private final Condition windowOpened = lock.newCondition();
-    /** Guarded by lock: streams that are not yet closed or whose handler still runs. */
-    private final Map<Integer, Http2Stream> streams = new HashMap<>();
+    /** Guarded by lock: streams that are not yet closed or whose handler still runs (or waits to run). */
+    private final StreamTable<Http2Stream> streams = new StreamTable<>();
     /** Guarded by lock. */
-    private final Http2Window connectionSend = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    private final SendWindows send = new SendWindows();
     /** Guarded by lock. */
-    private final Http2Window connectionReceive;
-    /** Guarded by lock. */
-    private final WindowUpdatePolicy connectionPolicy;
-    /** Guarded by lock: the peer's SETTINGS_INITIAL_WINDOW_SIZE, for new streams' send windows. */
-    private int peerInitialWindow = Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
-    private final int localInitialWindow;
+    private final ReceiveWindows receive;
+    /** Guarded by lock: recycled chunks for request bodies. */
+    private final ChunkPool chunks = new ChunkPool();
     /** Guarded by lock: the highest stream id the client opened; read for GOAWAY by any thread through the lock. */
     private int highestStreamId;
     /** Guarded by lock: streams open as the client counts them (neither closed nor reset), for MAX_CONCURRENT_STREAMS. */
     private int open;
-    /** Guarded by lock: octets of DATA sent on the connection that the client has not credited back yet. */
-    private long connectionSendOwed;
     /** Guarded by lock: the lower stream ids the client skipped, which it can never open (RFC 9113 5.1.1). */
     private final SkippedStreamIds skipped = new SkippedStreamIds();
+    /** Guarded by lock: streams we reset or refused that left the registry, whose late frames are ignored. */
+    private final RecentResets resetByUs = new RecentResets();
     /** Guarded by lock: the connection ended; every wait fails from now on. */
     private boolean ended;
-    /** Guarded by lock: connection window credit of a frame refused with an exception; see {@link #takeOwedCredit}. */
-    private int owedCredit;
-    /**
-     * Guarded by lock: the ids of the last {@link #RECENT_RESETS} streams we reset or refused that have left the
-     * registry, in a ring (0: empty). Frames the client sent before it saw our RST_STREAM still arrive on them; RFC
-     * 9113 5.1 has them ignored, not answered with STREAM_CLOSED (which would also count against the client's reset
-     * budget, and for HEADERS end the connection).
-     */
-    private final int[] resetByUs = new int[RECENT_RESETS];
-    private int resetByUsNext;
-
-    /**
-     * Streams we reset whose late frames are still ignored: 256, two of the default 128 concurrent streams' worth.
-     * Frames on one reset longer ago than that are answered as on any closed stream (RFC 9113 5.4.2 lets an endpoint
-     * limit the period).
-     */
-    static final int RECENT_RESETS = 256;
 
     /** Told when a stream enters or leaves the registry (the server's stream gauge). */
-    private final java.util.function.IntConsumer gauge;
+    private final IntConsumer gauge;
 
-    Http2Streams(int localInitialWindow, int connectionWindow, java.util.function.IntConsumer gauge) {
+    Http2Streams(int localInitialWindow, int connectionWindow, IntConsumer gauge) {
         this.gauge = gauge;
-        this.localInitialWindow = localInitialWindow;
-        this.connectionReceive = new Http2Window(0, connectionWindow);
-        this.connectionPolicy = new WindowUpdatePolicy(connectionWindow);
+        this.receive = new ReceiveWindows(connectionWindow, localInitialWindow);
     }
 
     // ---- reader thread ----
@@ -85,7 +72,7 @@ final class Http2Streams {
     Http2Stream open(int id) {
         lock.lock();
         try {
-            Http2Stream stream = new Http2Stream(id, lock.newCondition(), peerInitialWindow, localInitialWindow);
+            Http2Stream stream = new Http2Stream(id, lock.newCondition(), send.open(id), receive.open(id));
             streams.put(id, stream);
             gauge.accept(1);
             skipped.opened(highestStreamId, id);
@@ -103,7 +90,7 @@ final class Http2Streams {
         try {
             skipped.opened(highestStreamId, id);
             highestStreamId = Math.max(highestStreamId, id);
-            rememberResetByUsLocked(id);
+            resetByUs.add(id);
         } finally {
             lock.unlock();
         }
@@ -121,7 +108,7 @@ final class Http2Streams {
     boolean remoteHasEnded(Http2Stream stream) {
         lock.lock();
         try {
-            return stream.remoteEnded;
+            return stream.remoteEnded();
         } finally {
             lock.unlock();
         }
@@ -130,7 +117,7 @@ final class Http2Streams {
     boolean localHasEnded(Http2Stream stream) {
         lock.lock();
         try {
-            return stream.localEnded;
+            return stream.localEnded();
         } finally {
             lock.unlock();
         }
@@ -202,72 +189,67 @@ final class Http2Streams {
 
     /**
      * A DATA frame arrived. Flow control first, on the connection (a connection error when exceeded) and then on the
-     * stream; the body bytes are copied into the stream's queue. Bytes that no handler will read (padding, a stream
-     * already reset or closed) are credited back to the connection at once.
+     * stream; the body bytes are copied into the stream's chunks. Bytes that no handler will read (padding, a stream
+     * already reset or closed) are credited back to the connection at once ({@link #takeConnectionUpdate}).
      *
-     * @return a connection WINDOW_UPDATE increment to send now, or 0
-     * @throws Http2Exception a connection FLOW_CONTROL_ERROR, or a stream error (the caller resets the stream)
+     * @throws Http2Exception a connection error, or a stream error (the caller resets the stream)
      */
-    int dataReceived(int streamId, ByteBuffer data, int flowControlled, boolean endStream) throws Http2Exception {
+    void dataReceived(int streamId, ByteBuffer data, int flowControlled, boolean endStream) throws Http2Exception {
         lock.lock();
         try {
-            connectionReceive.receive(flowControlled);
             Http2Stream stream = streams.get(streamId);
-            int payload = data.remaining();
             if (stream == null && streamId > highestStreamId) {
                 throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
             }
-            if (stream == null && wasResetByUsLocked(streamId)) {
-                return creditConnectionLocked(flowControlled); // sent before the client saw our reset: ignored
-            }
-            if (stream == null || stream.reset != null || stream.remoteEnded) {
-                // Nobody reads these bytes, but they count against the connection window: credit them back.
-                int credit = creditConnectionLocked(flowControlled);
-                if (stream != null && stream.reset != null && !stream.resetByPeer) {
-                    return credit; // we reset it; the client may have sent this before it knew (RFC 9113 5.4.2)
+            if (stream == null || stream.reset != null || stream.remoteEnded()) {
+                receive.receive(null, flowControlled, 0); // nobody reads these bytes: straight back to the connection
+                if (stream == null ? resetByUs.contains(streamId) : stream.reset != null && !stream.resetByPeer) {
+                    return; // we reset it; the client may have sent this before it knew (RFC 9113 5.4.2)
                 }
-                owedCredit += credit;
                 throw Http2Exception.streamError(streamId, Http2ErrorCode.STREAM_CLOSED,
                         "DATA on closed stream " + streamId);
             }
-            try {
-                stream.receiveWindow.receive(flowControlled);
-            } catch (Http2Exception e) {
-                // A stream error (the client overran the stream's window): the stream is reset and its bytes are never
-                // read, but they did count against the connection window (RFC 9113 6.9): credit them back, or every
-                // such frame would shrink the connection's window for good until the whole connection stalls.
-                owedCredit += creditConnectionLocked(flowControlled);
-                throw e;
-            }
-            int credit = creditConnectionLocked(flowControlled - payload); // padding is nobody's to read
+            int payload = data.remaining();
+            receive.receive(stream.receive, flowControlled, payload);
             if (payload > 0) {
-                byte[] copy = new byte[payload];
-                data.get(copy);
-                stream.inbound.add(copy);
-                stream.buffered += payload;
-                stream.received += payload;
-                if (stream.declaredLength >= 0 && stream.received > stream.declaredLength) {
-                    throw Http2Exception.streamError(streamId, Http2ErrorCode.PROTOCOL_ERROR,
-                            "more body than content-length " + stream.declaredLength);
-                }
+                stream.body.append(streamId, data.array(), data.arrayOffset() + data.position(), payload, chunks);
             }
             if (endStream) {
                 endRemoteLocked(stream);
             }
             stream.changed.signalAll();
-            return credit;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Connection window credit a refused DATA frame still consumed: the caller sends it after resetting the stream. */
-    int takeOwedCredit() {
+    /**
+     * The connection WINDOW_UPDATE increment due now, or 0: octets read by handlers, dropped with a stream or a body
+     * nobody read, or padding, half a window at a time. The caller sends it after unlocking.
+     */
+    int takeConnectionUpdate() {
         lock.lock();
         try {
-            int credit = owedCredit;
-            owedCredit = 0;
-            return credit;
+            return receive.takeConnectionUpdate();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The request's content-length, 0 for a request without a body, -1 when undeclared; before any DATA. */
+    void declareLength(Http2Stream stream, long length) {
+        lock.lock();
+        try {
+            stream.body.declaredLength(length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long declaredLength(Http2Stream stream) {
+        lock.lock();
+        try {
+            return stream.body.declaredLength();
         } finally {
             lock.unlock();
         }
@@ -286,41 +268,69 @@ final class Http2Streams {
 
     private void endRemoteLocked(Http2Stream stream) throws Http2Exception {
         assert lock.isHeldByCurrentThread();
-        stream.remoteEnded = true;
+        stream.state = stream.state.receivedEndStream();
         countIfClosedLocked(stream);
-        if (stream.declaredLength >= 0 && stream.received != stream.declaredLength) {
-            throw Http2Exception.streamError(stream.id, Http2ErrorCode.PROTOCOL_ERROR, "body of " + stream.received
-                    + " bytes, content-length " + stream.declaredLength);
-        }
+        stream.body.end(stream.id);
         removeIfDoneLocked(stream);
     }
 
     /**
-     * The stream is reset (by the peer, or by us after a stream error): waits fail, buffered bytes are credited back.
-     * After a reset by the peer, any frame but PRIORITY on it is a stream error (RFC 9113 5.1).
-     *
-     * @return a connection WINDOW_UPDATE increment to send now, or 0
+     * The stream is reset (by the peer, or by us after a stream error): waits fail, buffered bytes are credited back
+     * ({@link #takeConnectionUpdate}). After a reset by the peer, any frame but PRIORITY on it is a stream error (RFC
+     * 9113 5.1).
      */
-    int reset(int streamId, Http2ErrorCode code, boolean byPeer) {
+    void reset(int streamId, Http2ErrorCode code, boolean byPeer) {
         lock.lock();
         try {
             Http2Stream stream = streams.get(streamId);
             if (stream == null || stream.reset != null) {
-                return 0;
+                return;
             }
-            stream.reset = code;
             stream.resetByPeer = byPeer;
+            stream.reset = code;
+            stream.state = stream.state.reset();
             countIfClosedLocked(stream);
-            int credit = creditConnectionLocked(stream.buffered);
-            stream.inbound.clear();
-            stream.buffered = 0;
+            if (stream.cancellation != null) {
+                stream.cancellation.cancel(resetFailureLocked(stream));
+            }
+            receive.connectionConsumed(stream.body.discard(chunks));
             stream.changed.signalAll();
             windowOpened.signalAll(); // a writer waiting for window must notice
             removeIfDoneLocked(stream);
-            return credit;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The stream's cancellation signal, made on the first request for it; fired already if it was reset. */
+    Cancellation cancellation(Http2Stream stream) {
+        lock.lock();
+        try {
+            if (stream.cancellation == null) {
+                stream.cancellation = Cancellation.create();
+                if (stream.reset != null) {
+                    stream.cancellation.cancel(resetFailureLocked(stream));
+                }
+            }
+            return stream.cancellation;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What a reset stream's body reads and writes throw. */
+    IOException resetFailure(Http2Stream stream) {
+        lock.lock();
+        try {
+            return resetFailureLocked(stream);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private IOException resetFailureLocked(Http2Stream stream) {
+        assert lock.isHeldByCurrentThread();
+        return stream.resetFailure();
     }
 
     /**
@@ -333,25 +343,15 @@ final class Http2Streams {
     boolean windowUpdate(int streamId, int increment) throws Http2Exception {
         lock.lock();
         try {
-            boolean ordinary;
-            if (streamId == 0) {
-                connectionSend.increase(increment);
-                ordinary = increment <= connectionSendOwed;
-                connectionSendOwed = Math.max(0, connectionSendOwed - increment);
-            } else {
-                Http2Stream stream = streams.get(streamId);
-                if (stream == null) {
-                    if (streamId > highestStreamId) {
-                        throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
-                                "WINDOW_UPDATE on idle stream " + streamId);
-                    }
-                    return true;
+            Http2Stream stream = streamId == 0 ? null : streams.get(streamId);
+            if (streamId != 0 && stream == null) {
+                if (streamId > highestStreamId) {
+                    throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
+                            "WINDOW_UPDATE on idle stream " + streamId);
                 }
-                stream.sendWindow.increase(increment);
-                ordinary = increment <= stream.sendOwed || !stream.windowUpdated;
-                stream.windowUpdated = true;
-                stream.sendOwed = Math.max(0, stream.sendOwed - increment);
+                return true;
             }
+            boolean ordinary = send.update(stream == null ? null : stream.send, increment);
             windowOpened.signalAll();
             return ordinary;
         } finally {
@@ -363,10 +363,9 @@ final class Http2Streams {
     void peerInitialWindow(int size) throws Http2Exception {
         lock.lock();
         try {
-            for (Http2Stream stream : streams.values()) {
-                stream.sendWindow.adjustInitialSize(peerInitialWindow, size);
-            }
-            peerInitialWindow = size;
+            List<SendWindows.Stream> windows = new ArrayList<>(streams.size());
+            streams.forEach(stream -> windows.add(stream.send));
+            send.initialWindowSize(size, windows);
             windowOpened.signalAll();
         } finally {
             lock.unlock();
@@ -378,13 +377,20 @@ final class Http2Streams {
         lock.lock();
         try {
             ended = true;
-            for (Http2Stream stream : streams.values()) {
+            for (Http2Stream stream : streams.snapshot()) {
                 if (stream.reset == null) {
+                    stream.connectionClosed = true;
                     stream.reset = Http2ErrorCode.CANCEL;
+                    stream.state = stream.state.reset();
                 }
                 countIfClosedLocked(stream);
+                if (stream.cancellation != null) {
+                    stream.cancellation.cancel(resetFailureLocked(stream));
+                }
+                stream.body.discard(chunks);
                 stream.changed.signalAll();
             }
+            chunks.release();
             windowOpened.signalAll();
             gauge.accept(-streams.size()); // the connection is gone; its streams no longer count
             streams.clear();
@@ -405,11 +411,11 @@ final class Http2Streams {
         lock.lock();
         try {
             long left = timeoutNanos;
-            while (stream.buffered == 0) {
+            while (stream.body.buffered() == 0) {
                 if (stream.reset != null) {
-                    throw new IOException("stream " + stream.id + " reset: " + stream.reset);
+                    throw resetFailureLocked(stream);
                 }
-                if (stream.remoteEnded) {
+                if (stream.remoteEnded()) {
                     return END;
                 }
                 if (left <= 0) {
@@ -423,27 +429,11 @@ final class Http2Streams {
                     throw new InterruptedIOException("interrupted reading the request body");
                 }
             }
-            int n = 0;
-            while (n < len && !stream.inbound.isEmpty()) {
-                byte[] head = stream.inbound.peekFirst();
-                int take = Math.min(len - n, head.length - stream.headOffset);
-                System.arraycopy(head, stream.headOffset, b, off + n, take);
-                n += take;
-                stream.headOffset += take;
-                if (stream.headOffset == head.length) {
-                    stream.inbound.pollFirst();
-                    stream.headOffset = 0;
-                }
-            }
-            stream.buffered -= n;
-            credits[0] = stream.remoteEnded ? 0 : stream.receivePolicy.consumed(n);
-            if (credits[0] > 0) {
-                stream.receiveWindow.increase(credits[0]);
-            }
-            credits[1] = creditConnectionLocked(n);
+            int n = stream.body.take(b, off, len, chunks);
+            credits[0] = stream.remoteEnded() ? 0 : receive.streamConsumed(stream.receive, n);
+            receive.connectionConsumed(n);
+            credits[1] = receive.takeConnectionUpdate();
             return n;
-        } catch (Http2Exception e) {
-            throw new IllegalStateException("our own window overflowed", e); // cannot happen: we only return credit
         } finally {
             lock.unlock();
         }
@@ -453,14 +443,14 @@ final class Http2Streams {
     dev.shuttle.wire.Headers trailers(Http2Stream stream) {
         lock.lock();
         try {
-            return stream.remoteEnded ? stream.trailers : dev.shuttle.wire.Headers.EMPTY;
+            return stream.remoteEnded() ? stream.trailers : Headers.EMPTY;
         } finally {
             lock.unlock();
         }
     }
 
     /** Trailers arrived: they end the body. */
-    void trailersReceived(Http2Stream stream, dev.shuttle.wire.Headers trailers) throws Http2Exception {
+    void trailersReceived(Http2Stream stream, Headers trailers) throws Http2Exception {
         lock.lock();
         try {
             stream.trailers = trailers;
@@ -474,7 +464,7 @@ final class Http2Streams {
     int available(Http2Stream stream) {
         lock.lock();
         try {
-            return stream.buffered;
+            return (int) Math.min(Integer.MAX_VALUE, stream.body.buffered());
         } finally {
             lock.unlock();
         }
@@ -492,13 +482,14 @@ final class Http2Streams {
         try {
             long left = timeoutNanos;
             while (true) {
-                if (stream.reset != null || ended) {
-                    throw new IOException("stream " + stream.id + " reset: "
-                            + (stream.reset == null ? Http2ErrorCode.CANCEL : stream.reset));
+                if (stream.reset != null) {
+                    throw resetFailureLocked(stream);
                 }
-                int granted = Math.min(wanted, Math.min(stream.sendWindow.available(), connectionSend.available()));
+                if (ended) {
+                    throw new ClientGoneException("the connection of stream " + stream.id + " closed");
+                }
+                int granted = send.take(stream.send, wanted, Http2Writer.MAX_DATA_FRAME);
                 if (granted > 0) {
-                    consumeSendWindowLocked(stream, granted);
                     return granted;
                 }
                 if (left <= 0) {
@@ -524,30 +515,20 @@ final class Http2Streams {
     int tryTakeSendWindow(Http2Stream stream, int wanted) {
         lock.lock();
         try {
-            if (stream.reset != null || ended || stream.sendWindow.available() < wanted
-                    || connectionSend.available() < wanted) {
+            if (stream.reset != null || ended || !send.takeExactly(stream.send, wanted)) {
                 return 0;
             }
-            consumeSendWindowLocked(stream, wanted);
             return wanted;
         } finally {
             lock.unlock();
         }
     }
 
-    private void consumeSendWindowLocked(Http2Stream stream, int length) {
-        assert lock.isHeldByCurrentThread();
-        stream.sendWindow.consume(length);
-        connectionSend.consume(length);
-        stream.sendOwed += length;
-        connectionSendOwed += length;
-    }
-
     /** Our END_STREAM went out. */
     void localEnded(Http2Stream stream) {
         lock.lock();
         try {
-            stream.localEnded = true;
+            stream.state = stream.state.sentEndStream();
             countIfClosedLocked(stream);
             removeIfDoneLocked(stream);
         } finally {
@@ -556,8 +537,8 @@ final class Http2Streams {
     }
 
     /**
-     * The handler returned. Body bytes it left unread are dropped and their connection window credit is owed
-     * ({@link #takeOwedCredit}): the caller sends it, with the reset below or on its own.
+     * The handler returned. Body bytes it left unread are dropped and their connection window credit is due
+     * ({@link #takeConnectionUpdate}): the caller sends it, with the reset below or on its own.
      *
      * @return true when the client has not finished sending its body: the caller resets the stream with NO_ERROR
      *         (RFC 9113 8.1: the response is complete, the rest is not wanted)
@@ -566,14 +547,10 @@ final class Http2Streams {
         lock.lock();
         try {
             stream.handlerDone = true;
-            boolean unfinished = stream.reset == null && !stream.remoteEnded;
-            if (stream.buffered > 0) {
-                // A body the handler did not read: nobody will now. It counted against the connection window, which
-                // would otherwise shrink by every ignored body until the connection stalls (owed: the caller sends it).
-                owedCredit += creditConnectionLocked(stream.buffered);
-                stream.inbound.clear();
-                stream.buffered = 0;
-            }
+            boolean unfinished = stream.reset == null && !stream.remoteEnded();
+            // A body the handler did not read: nobody will now. It counted against the connection window, which would
+            // otherwise shrink by every ignored body until the connection stalls.
+            receive.connectionConsumed(stream.body.discard(chunks));
             removeIfDoneLocked(stream);
             return unfinished;
         } finally {
@@ -592,65 +569,32 @@ final class Http2Streams {
 
     private void removeIfDoneLocked(Http2Stream stream) {
         assert lock.isHeldByCurrentThread();
-        if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id) != null) {
+        if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id)) {
             gauge.accept(-1);
             if (stream.reset != null && !stream.resetByPeer) {
-                rememberResetByUsLocked(stream.id);
+                resetByUs.add(stream.id);
             }
         }
-    }
-
-    private void rememberResetByUsLocked(int id) {
-        assert lock.isHeldByCurrentThread();
-        resetByUs[resetByUsNext] = id;
-        resetByUsNext = (resetByUsNext + 1) % RECENT_RESETS;
-    }
-
-    private boolean wasResetByUsLocked(int id) {
-        assert lock.isHeldByCurrentThread();
-        for (int resetId : resetByUs) {
-            if (resetId == id) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
-     * Whether {@code id} is one of the last {@link #RECENT_RESETS} streams we reset or refused, no longer registered:
+     * Whether {@code id} is one of the last streams we reset or refused ({@link RecentResets}), no longer registered:
      * frames on it are the client's, sent before it saw the reset, and are ignored.
      */
     boolean wasResetByUs(int id) {
         lock.lock();
         try {
-            return wasResetByUsLocked(id);
+            return resetByUs.contains(id);
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Counts {@code n} octets of the connection window as consumed; returns the WINDOW_UPDATE increment, or 0. */
-    private int creditConnectionLocked(int n) {
-        assert lock.isHeldByCurrentThread();
-        if (n <= 0) {
-            return 0;
-        }
-        int increment = connectionPolicy.consumed(n);
-        if (increment > 0) {
-            try {
-                connectionReceive.increase(increment);
-            } catch (Http2Exception e) {
-                throw new IllegalStateException("our own window overflowed", e);
-            }
-        }
-        return increment;
     }
 
     /** The stream ids still registered (for diagnostics and tests). */
     List<Integer> ids() {
         lock.lock();
         try {
-            return new ArrayList<>(streams.keySet());
+            return streams.ids();
         } finally {
             lock.unlock();
         }

@@ -2,12 +2,13 @@ package dev.shuttle.server.http2;
 
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.transport.BufferPool;
-import dev.shuttle.wire.hpack.HpackEncoder;
+import dev.shuttle.wire.http2.FieldBlockEncoder;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.SettingsFrame;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,10 +32,8 @@ final class Http2Writer {
     private final ServerConnection connection;
     private final BufferPool buffers;
     private final ReentrantLock writeLock = new ReentrantLock();
-    /** Guarded by writeLock. */
-    private final HpackEncoder encoder = new HpackEncoder();
-    /** Guarded by writeLock: the peer's SETTINGS_MAX_FRAME_SIZE, for splitting header blocks. */
-    private int peerMaxFrameSize = Http2Settings.MIN_MAX_FRAME_SIZE;
+    /** Guarded by writeLock: HPACK and the peer's limits on field blocks. */
+    private final FieldBlockEncoder blocks = new FieldBlockEncoder();
     /** Guarded by writeLock: we half-closed; later writes fail without touching the socket or closing it. */
     private boolean outputShut;
     /** A response's HEADERS or DATA went out since the reader last asked ({@link #takeResponseActivity}). */
@@ -57,8 +56,7 @@ final class Http2Writer {
     void peerSettings(Http2Settings settings) {
         writeLock.lock();
         try {
-            encoder.peerMaxTableSize(settings.headerTableSize());
-            peerMaxFrameSize = settings.maxFrameSize();
+            blocks.peerSettings(settings);
         } finally {
             writeLock.unlock();
         }
@@ -81,8 +79,7 @@ final class Http2Writer {
      */
     void acknowledgeSettings(Http2Settings settings, SettingsChange change) throws IOException {
         writePooled(out -> {
-            encoder.peerMaxTableSize(settings.headerTableSize());
-            peerMaxFrameSize = settings.maxFrameSize();
+            blocks.peerSettings(settings);
             change.apply();
             Http2FrameWriter.write(out, SettingsFrame.ACK);
         });
@@ -181,23 +178,18 @@ final class Http2Writer {
 
     /**
      * A field block, followed in the same write by one DATA frame with END_STREAM when {@code bytes} is not null.
-     * Blocks and writes larger than a pooled buffer get one-off arrays.
+     * Writes larger than a pooled buffer get a one-off array.
      */
     private void writeFieldBlock(int streamId, List<String> fields, boolean endStream, byte[] bytes, int offset,
                                  int length) throws IOException {
-        int maxBlock = HpackEncoder.maxEncodedLength(fields);
         connection.beginWrite();
         try {
             writeLock.lock();
-            ByteBuffer block = maxBlock <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(maxBlock);
             ByteBuffer out = null;
             try {
-                encoder.encode(fields, block);
-                block.flip();
-                int size = Http2FrameWriter.headerBlockLength(block.remaining(), peerMaxFrameSize)
-                        + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
+                int size = blocks.maxLength(fields) + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
                 out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
-                Http2FrameWriter.writeHeaderBlock(out, streamId, block, endStream, peerMaxFrameSize);
+                blocks.write(out, streamId, fields, endStream);
                 responseActivity = true;
                 if (bytes != null) {
                     Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
@@ -206,7 +198,6 @@ final class Http2Writer {
                 }
                 flip(out);
             } finally {
-                buffers.release(block);
                 buffers.release(out);
                 writeLock.unlock();
             }
@@ -250,6 +241,10 @@ final class Http2Writer {
         assert writeLock.isHeldByCurrentThread();
         if (outputShut) {
             throw new IOException("connection " + connection.id() + " is closing: no more frames");
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            // The JDK closes a channel whose writer is interrupted: the connection, with every stream on it.
+            throw new InterruptedIOException("interrupted: frame not written, the connection is shared");
         }
         out.flip();
         try {

@@ -72,6 +72,25 @@ public final class ConnectionInput implements Http1Source {
         return buffer;
     }
 
+    /**
+     * Puts {@code received} (read mode) back in front of the unread bytes, as if this input had read it: bytes another
+     * thread read off the connection for it (the peer-close watch, which met the next request).
+     */
+    public void unread(ByteBuffer received) {
+        int have = buffer.remaining();
+        int count = received.remaining();
+        if (have + count > buffer.capacity()) {
+            throw new IllegalStateException("no room for " + count + " bytes before " + have + " unread ones");
+        }
+        buffer.compact(); // write mode: the unread bytes at the front
+        byte[] array = buffer.array();
+        int base = buffer.arrayOffset();
+        System.arraycopy(array, base, array, base + count, have);
+        received.get(array, base, count);
+        buffer.position(have + count).flip();
+        counts.countRead(count);
+    }
+
     /** Whether bytes wait here or in the transport (a TLS record already received): then the connection must not park. */
     public boolean hasBufferedInput() {
         return (buffer != null && buffer.hasRemaining()) || transport.hasBufferedInput();

@@ -1,10 +1,13 @@
 package dev.shuttle.server.io;
 
+import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.transport.BufferPool;
+import dev.shuttle.transport.PlainTransport;
 import dev.shuttle.transport.Transport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.Objects;
 
 /**
@@ -32,6 +35,8 @@ public final class ConnectionOutput extends OutputStream {
     private ByteBuffer buffer;
     /** The first failed write (the client went away, or stopped reading); owned by the connection thread. */
     private IOException failure;
+    /** Set and cleared by the exchange that watches the connection; volatile because any thread may set it. */
+    private volatile WriteGate gate;
 
     /** An output writing through {@code transport}, buffered in a buffer from {@code pool} once it writes. */
     public ConnectionOutput(Transport transport, ByteCounts counts, BufferPool pool) {
@@ -62,6 +67,73 @@ public final class ConnectionOutput extends OutputStream {
         if (held != null && held.position() == 0) {
             buffer = null;
             pool.release(held);
+        }
+    }
+
+    /** Lets {@code gate} hold the channel between writes; null for none. */
+    public void gate(WriteGate gate) {
+        this.gate = gate;
+    }
+
+    /** Whether {@link #transferFrom} sends files without a copy: plaintext only (TLS must encrypt every byte). */
+    public boolean transfersFiles() {
+        return transport instanceof PlainTransport;
+    }
+
+    /**
+     * Sends {@code count} bytes of {@code file} from {@code position} after what is buffered: straight from the file
+     * to the socket ({@link PlainTransport#transferFrom}) while the socket takes them, and, whenever its buffer is
+     * full, one pooled buffer's worth through an ordinary blocking write, which waits for room. Plaintext only.
+     *
+     * @throws IOException when the file ends early, or the write fails (the client went away)
+     */
+    public void transferFrom(FileChannel file, long position, long count) throws IOException {
+        flush();
+        PlainTransport plain = (PlainTransport) transport;
+        WriteGate current = gate;
+        if (current != null) {
+            current.beforeWrite();
+        }
+        long done = 0;
+        try {
+            while (done < count) {
+                long n = plain.transferFrom(file, position + done, count - done);
+                if (n == 0) {
+                    n = waitForRoom(file, position + done, count - done);
+                }
+                done += n;
+                counts.countWritten((int) n); // a slice: at most one pooled buffer or one transferTo slice
+            }
+        } catch (IOException e) {
+            throw e instanceof FileEndedException ? e : failed(e, current);
+        } finally {
+            if (current != null) {
+                current.afterWrite();
+            }
+        }
+    }
+
+    /** The socket's buffer is full (or the file ended): one slice copied and written blocking, which waits for room. */
+    private long waitForRoom(FileChannel file, long position, long remaining) throws IOException {
+        ByteBuffer slice = borrowed();
+        slice.clear().limit((int) Math.min(slice.capacity(), remaining));
+        int n = file.read(slice, position);
+        if (n <= 0) {
+            slice.clear();
+            throw new FileEndedException("the file ended " + remaining + " bytes before the transfer did");
+        }
+        try {
+            transport.write(slice.array(), slice.arrayOffset(), n);
+        } finally {
+            slice.clear();
+        }
+        return n;
+    }
+
+    /** The file, not the client, failed a transfer: it ended early (changed while served). */
+    private static final class FileEndedException extends IOException {
+        FileEndedException(String message) {
+            super(message);
         }
     }
 
@@ -132,14 +204,32 @@ public final class ConnectionOutput extends OutputStream {
     }
 
     private void send(byte[] b, int off, int len) throws IOException {
+        WriteGate current = gate;
+        if (current != null) {
+            current.beforeWrite();
+        }
         try {
             transport.write(b, off, len);
         } catch (IOException e) {
-            if (failure == null) {
-                failure = e;
+            throw failed(e, current);
+        } finally {
+            if (current != null) {
+                current.afterWrite();
             }
-            throw e;
         }
         counts.countWritten(len);
+    }
+
+    /** A failed write means the client went away (or stopped reading): said so, once, in the exception's type. */
+    private IOException failed(IOException e, WriteGate current) {
+        IOException gone = e instanceof ClientGoneException ? e
+                : new ClientGoneException("the client went away: writing the response failed: " + e, e);
+        if (failure == null) {
+            failure = gone;
+        }
+        if (current != null) {
+            current.writeFailed(gone);
+        }
+        return gone;
     }
 }

@@ -25,7 +25,7 @@ class ServerRequestTest {
     void pathAndQueryComeFromTheTarget(String method, String target, String path, String query) {
         RequestHead head = new RequestHead(method, target, HttpVersion.HTTP_1_1, Headers.of("Host", "h"));
         var decoder = BodyFraming.EMPTY.newDecoder(Http1Limits.serverDefaults());
-        ServerRequest request = new ServerRequest(head, BodyFraming.EMPTY, decoder, null, null);
+        ServerRequest request = new ServerRequest(head, BodyFraming.EMPTY, decoder, null, null, null);
         assertThat(request.path()).isEqualTo(path);
         assertThat(request.query()).isEqualTo(query);
         assertThat(request.contentLength()).isZero();

@@ -30,7 +30,8 @@ class Http2StreamsTest {
             assertThat(overrun.isConnectionError()).as("stream %d", id).isFalse();
             assertThat(overrun.error()).isEqualTo(Http2ErrorCode.FLOW_CONTROL_ERROR);
             // What the session does for a stream error: reset the stream, send the credit the frame still owes.
-            credited += streams.reset(id, overrun.error(), false) + streams.takeOwedCredit();
+            streams.reset(id, overrun.error(), false);
+            credited += streams.takeConnectionUpdate();
         }
         // Updates go out per half window consumed: all but the last, unsent half window came back.
         assertThat(credited).isGreaterThan(20L * (STREAM_WINDOW + 1) - CONNECTION_WINDOW / 2);
@@ -52,7 +53,7 @@ class Http2StreamsTest {
             streams.dataReceived(id, ByteBuffer.allocate(STREAM_WINDOW), STREAM_WINDOW, true);
             streams.localEnded(stream); // the response went out
             streams.handlerDone(stream);
-            streams.takeOwedCredit();
+            streams.takeConnectionUpdate();
         }
         assertThat(streams.ids()).isEmpty();
     }
@@ -60,7 +61,7 @@ class Http2StreamsTest {
     @Test
     void dataOnAStreamWeResetIsIgnoredForTheLastResetsOnlyThenItIsAStreamError() throws Exception {
         Http2Streams streams = new Http2Streams(STREAM_WINDOW, 1 << 30, delta -> { });
-        int streamsReset = Http2Streams.RECENT_RESETS + 1;
+        int streamsReset = dev.shuttle.wire.http2.RecentResets.SIZE + 1;
         for (int i = 0; i < streamsReset; i++) {
             int id = 1 + 2 * i;
             Http2Stream stream = streams.open(id);

@@ -33,7 +33,16 @@ public final class FixedLengthBodyOutputStream extends OutputStream {
         written += len;
     }
 
-    private void checkRoom(int len) throws IOException {
+    /**
+     * Counts {@code count} body bytes the caller sends past this stream (a file transferred straight to the socket),
+     * as if they had been written here: they must fit the Content-Length.
+     */
+    public void reserve(long count) throws IOException {
+        checkRoom(count);
+        written += count;
+    }
+
+    private void checkRoom(long len) throws IOException {
         if (closed) {
             throw new IOException("body stream closed");
         }

@@ -1,0 +1,92 @@
+package dev.shuttle.wire.http2;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class ReceiveWindowsTest {
+    @Test
+    void paddingIsCreditedOnArrivalAndThePayloadAsItIsRead() throws Exception {
+        ReceiveWindows windows = new ReceiveWindows(100, 100);
+        ReceiveWindows.Stream stream = windows.open(1);
+        windows.receive(stream, 60, 10); // 50 octets of padding
+        assertThat(windows.takeConnectionUpdate()).as("half the window, all padding").isEqualTo(50);
+        assertThat(windows.streamConsumed(stream, 10)).isZero();
+        windows.connectionConsumed(10);
+        assertThat(windows.takeConnectionUpdate()).isZero();
+        windows.receive(stream, 40, 40);
+        assertThat(windows.streamConsumed(stream, 40)).as("50 of the stream's consumed").isEqualTo(50);
+        windows.connectionConsumed(40);
+        assertThat(windows.takeConnectionUpdate()).isEqualTo(50);
+    }
+
+    @Test
+    void overrunningAStreamResetsItButItsOctetsCameOutOfTheConnectionAndGoBack() throws Exception {
+        ReceiveWindows windows = new ReceiveWindows(1_000, 100);
+        ReceiveWindows.Stream stream = windows.open(1);
+        assertThatThrownBy(() -> windows.receive(stream, 600, 600))
+                .isInstanceOfSatisfying(Http2Exception.class, e -> {
+                    assertThat(e.isConnectionError()).isFalse();
+                    assertThat(e.error()).isEqualTo(Http2ErrorCode.FLOW_CONTROL_ERROR);
+                });
+        assertThat(windows.takeConnectionUpdate()).as("credited back at once").isEqualTo(600);
+    }
+
+    @Test
+    void overrunningTheConnectionIsAConnectionError() throws Exception {
+        ReceiveWindows windows = new ReceiveWindows(100, 1_000);
+        assertThatThrownBy(() -> windows.receive(windows.open(1), 101, 101))
+                .isInstanceOfSatisfying(Http2Exception.class, e -> assertThat(e.isConnectionError()).isTrue());
+    }
+
+    @Test
+    void aFrameForNoStreamIsCreditedBackWhole() throws Exception {
+        ReceiveWindows windows = new ReceiveWindows(100, 100);
+        windows.receive(null, 70, 60);
+        assertThat(windows.takeConnectionUpdate()).isEqualTo(70);
+    }
+
+    /**
+     * However frames, padding, reads and drops interleave, every octet that came out of the connection window comes
+     * back exactly once: after everything is consumed, what was credited plus what waits below half a window is all
+     * that arrived, and the window is whole again.
+     */
+    @Property(tries = 300)
+    void everyOctetComesBackToTheConnectionExactlyOnce(
+            @ForAll @Size(max = 80) List<@IntRange(min = 0, max = 3_000) Integer> frames) throws Exception {
+        int window = 100_000;
+        ReceiveWindows windows = new ReceiveWindows(window, window);
+        ReceiveWindows.Stream stream = windows.open(1);
+        long arrived = 0;
+        long credited = 0;
+        long unread = 0;
+        int i = 0;
+        for (int frame : frames) {
+            int payload = frame - frame % 7;
+            if (arrived - credited + frame > window) {
+                break;
+            }
+            windows.receive(i % 5 == 4 ? null : stream, frame, payload);
+            arrived += frame;
+            if (i % 5 != 4) {
+                unread += payload;
+            }
+            if (i % 3 == 0) {
+                windows.connectionConsumed(unread); // read, or dropped by a reset: either way consumed
+                unread = 0;
+            }
+            credited += windows.takeConnectionUpdate();
+            i++;
+        }
+        windows.connectionConsumed(unread);
+        credited += windows.takeConnectionUpdate();
+        assertThat(credited).isLessThanOrEqualTo(arrived);
+        assertThat(arrived - credited).as("left below half a window").isLessThan(window / 2);
+    }
+}
