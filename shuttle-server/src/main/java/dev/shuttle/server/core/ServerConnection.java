@@ -883,7 +883,7 @@ public final class ServerConnection
     }
 
     /** The current stay in the watcher, null when not parked (for tests). */
-    ReadinessWatcher.Ticket parkTicket() {
+    public ReadinessWatcher.Ticket parkTicket() {
         stateLock.lock();
         try {
             return ticket;

@@ -6,68 +6,21 @@ import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
-import dev.shuttle.server.http1.Http1Session;
-import dev.shuttle.transport.ReadinessWatcher;
 import dev.shuttle.transport.tls.SelfSignedCertificate;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** White-box tests of a connection's stays in the watcher: whoever ends a park, none outlives the connection. */
+/** White-box tests of the park gate: a connection left by its last writer always has an owner. */
 class ParkGateTest {
-    private ServerEngine engine;
-
-    private ServerEngine start(ConnectionListener listener, SSLContext tls, SessionFactory sessions)
-            throws IOException {
-        engine = new ServerEngine(new ServerEngine.Config((request, response) -> response.send("ok"),
-                ServerLimits.defaults(), ServerTimeouts.defaults(), listener, true, tls), sessions);
-        engine.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        return engine;
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        if (engine != null) {
-            engine.shutdown(Duration.ofSeconds(2));
-        }
-    }
-
-    @Test
-    void aParkedConnectionClosedFromAnotherThreadLeavesTheWatcherAtOnce() throws Exception {
-        CountDownLatch parked = new CountDownLatch(1);
-        start((connection, from, to) -> {
-            if (to == ConnectionState.PARKED) {
-                parked.countDown();
-            }
-        }, null, http1());
-        try (Socket socket = new Socket()) {
-            socket.connect(engine.localAddress(), 5000);
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            readOk(socket.getInputStream());
-            assertThat(parked.await(10, TimeUnit.SECONDS)).isTrue();
-            ServerConnection connection = engine.connections().iterator().next();
-            ReadinessWatcher.Ticket ticket = connection.parkTicket();
-            assertThat(ticket).isNotNull();
-
-            connection.closeNow();
-            assertThat(ticket.isDone()).as("the park ended with the connection, not at its deadline").isTrue();
-            assertThat(socket.getInputStream().read()).isEqualTo(-1);
-        }
-    }
-
     @Test
     void aWriterWhoseParkShutdownRefusesClosesTheConnectionItLeftWithoutAnOwner() throws Exception {
         // Staged: a writer (as an HTTP/2 handler over TLS) took the parked connection back and writes on while
@@ -78,13 +31,17 @@ class ParkGateTest {
         CountDownLatch parked = new CountDownLatch(1);
         CountDownLatch takenBack = new CountDownLatch(1);
         StagedWriter writer = new StagedWriter();
-        start((connection, from, to) -> {
+        ConnectionListener listener = (connection, from, to) -> {
             if (to == ConnectionState.PARKED) {
                 parked.countDown();
             } else if (from == ConnectionState.PARKED && to == ConnectionState.IDLE) {
                 takenBack.countDown();
             }
-        }, certificate.serverContext(), writer);
+        };
+        ServerEngine engine = new ServerEngine(new ServerEngine.Config((request, response) -> { },
+                ServerLimits.defaults(), ServerTimeouts.defaults(), listener, true, certificate.serverContext()),
+                writer);
+        engine.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         try (Socket socket = certificate.clientContext().getSocketFactory()
                 .createSocket("localhost", engine.localAddress().getPort())) {
             socket.getOutputStream().write('x'); // after the handshake: the session's one byte
@@ -95,6 +52,8 @@ class ParkGateTest {
             assertThat(engine.shutdown(Duration.ofSeconds(5))).as("graceful, well before the deadline").isTrue();
             assertThat(writer.parkRefused).as("staged as planned").isTrue();
             assertThat(socket.getInputStream().read()).isEqualTo(-1);
+        } finally {
+            engine.shutdown(Duration.ofSeconds(2));
         }
     }
 
@@ -168,38 +127,5 @@ class ParkGateTest {
                 throw new IllegalStateException(e);
             }
         }
-    }
-
-    private static SessionFactory http1() {
-        return new SessionFactory() {
-            @Override
-            public ProtocolSession create(ServerConnection connection, String applicationProtocol) {
-                return new Http1Session(connection, KeepAliveTurn.YIELD, null);
-            }
-
-            @Override
-            public String selectApplicationProtocol(List<String> offered) {
-                return "";
-            }
-
-            @Override
-            public boolean cleartextHttp2() {
-                return false;
-            }
-        };
-    }
-
-    /** Reads one "ok" response with a Content-Length of 2: the head, then two bytes. */
-    private static void readOk(InputStream in) throws IOException {
-        int matched = 0;
-        byte[] end = {'\r', '\n', '\r', '\n'};
-        while (matched < end.length) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed");
-            }
-            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-        }
-        assertThat(new String(in.readNBytes(2), StandardCharsets.US_ASCII)).isEqualTo("ok");
     }
 }
