@@ -135,8 +135,9 @@ class CloseReadRaceTest {
             try (Response last = client.send(Request.get(server.uri("/cl/10")))) {
                 assertThat(last.string()).isEqualTo("xxxxxxxxxx");
             }
-            // A close that gave up waiting must never have closed a connection the reader had already released
-            // (issue 13, item 2): the next request would have failed on it and been retried.
+            // No later request found its connection closed under it. A close whose wait for the read ran out right
+            // after that read released the connection is rare here (the wait is 50 ms): Http1BodyCloseRaceTest
+            // stages it.
             assertThat(client.stats().retries()).isZero();
         }
     }

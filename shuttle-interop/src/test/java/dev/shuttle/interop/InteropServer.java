@@ -20,7 +20,7 @@ import javax.net.ssl.X509TrustManager;
  * Shuttle's HTTP/2 server with its default options, as the clients under test meet it: h2c on a plaintext port or h2
  * over TLS, answering {@code GET /bytes/N} with N bytes and a Content-Length. It is a {@link MockServer}, which
  * counts what the tests assert: connections accepted, and the GOAWAY frames the server sent, each marked as before
- * or after the client closed (the server's API reports no GOAWAY, so the mock server reads its frames).
+ * or after the client closed (the server's {@code ConnectionListener.onGoAway}).
  */
 final class InteropServer implements AutoCloseable {
     /** How long the server may take to see every connection of a closed client close. */
@@ -35,7 +35,7 @@ final class InteropServer implements AutoCloseable {
     }
 
     static InteropServer start(Transport transport) {
-        MockServer.Builder builder = MockServer.builder().http2().countFrames().dispatcher(request -> {
+        MockServer.Builder builder = MockServer.builder().http2().dispatcher(request -> {
             if (!request.path().startsWith("/bytes/")) {
                 return MockResponse.text(404, "no such path: " + request.path() + "\n");
             }

@@ -1,11 +1,13 @@
 package dev.shuttle.mockserver;
 
+import dev.shuttle.server.GoAwayEvent;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,21 +15,25 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The mock server's counts, fed by whichever engine serves the connections. Totals are exact for the server's whole
  * life; per-connection records are kept for the open connections and the last {@link MockServer#KEPT_CONNECTIONS}
- * closed ones, so a long-running server stays small. One lock guards everything; nothing blocks while holding it.
+ * closed ones, and as many GOAWAYs, so a long-running server stays small. One lock guards everything; nothing
+ * blocks while holding it.
  */
 final class Ledger {
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when a connection closes or a request arrives. */
+    /** Signalled when a connection closes, a request arrives or a GOAWAY is reported. */
     private final Condition changed = lock.newCondition();
 
     private final Map<Long, Entry> open = new HashMap<>();
     private final ArrayDeque<ConnectionRecord> closed = new ArrayDeque<>();
     private final ArrayDeque<RecordedRequest> untaken = new ArrayDeque<>();
+    private final ArrayDeque<GoAwayEvent> goAways = new ArrayDeque<>();
     private long connections;
     private long requests;
     private long handshakes;
     private long resumed;
     private long bytesWrittenByClosed;
+    private long goAwaysSent;
+    private long goAwaysBeforeClientClosed;
 
     private static final class Entry {
         final long id;
@@ -119,6 +125,24 @@ final class Ledger {
         }
     }
 
+    /** The server sent a GOAWAY; one that answers the client's own GOAWAY is not "before the client closed". */
+    void goAway(GoAwayEvent goAway) {
+        lock.lock();
+        try {
+            goAwaysSent++;
+            if (!goAway.clientFirst()) {
+                goAwaysBeforeClientClosed++;
+            }
+            goAways.add(goAway);
+            if (goAways.size() > MockServer.KEPT_CONNECTIONS) {
+                goAways.removeFirst();
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     long connections() {
         lock.lock();
         try {
@@ -177,6 +201,33 @@ final class Ledger {
         }
     }
 
+    long goAwaysSent() {
+        lock.lock();
+        try {
+            return goAwaysSent;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long goAwaysBeforeClientClosed() {
+        lock.lock();
+        try {
+            return goAwaysBeforeClientClosed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    List<GoAwayEvent> goAways() {
+        lock.lock();
+        try {
+            return List.copyOf(goAways);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     ReuseStats snapshot() {
         lock.lock();
         try {
@@ -195,10 +246,19 @@ final class Ledger {
     }
 
     boolean awaitOpenAtMost(long max, Duration timeout) throws InterruptedException {
+        return awaitUntil(() -> open.size() <= max, timeout);
+    }
+
+    boolean awaitGoAwaysSent(long atLeast, Duration timeout) throws InterruptedException {
+        return awaitUntil(() -> goAwaysSent >= atLeast, timeout);
+    }
+
+    /** Waits until {@code reached}, read under the lock, holds; false if it did not within {@code timeout}. */
+    private boolean awaitUntil(BooleanSupplier reached, Duration timeout) throws InterruptedException {
         long left = timeout.toNanos();
         lock.lock();
         try {
-            while (open.size() > max) {
+            while (!reached.getAsBoolean()) {
                 if (left <= 0) {
                     return false;
                 }

@@ -1,5 +1,6 @@
 package dev.shuttle.mockserver;
 
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.ServerTimeouts;
@@ -38,9 +39,8 @@ import javax.net.ssl.SSLContext;
  * certificate generated at start ({@link #clientContext()} trusts it). {@link Builder#rawHttp1()} swaps in a small
  * HTTP/1.1 server on blocking sockets instead, which can also reset a connection ({@link MockResponse.Builder#resetAfter}).
  *
- * <p>With {@link Builder#countFrames()} it also counts the GOAWAY frames the server sends, and whether each came before
- * the client had closed ({@link #goAways()}): the server's API reports none, so a tap reads the HTTP/2 frames in the
- * plaintext, over TLS through the server's TLS engine, over plaintext through a relay that then holds the port.
+ * <p>Over HTTP/2 it also counts the GOAWAY frames the server sends, and whether each came before the client had closed
+ * ({@link #goAways()}), as the server reports them ({@link dev.shuttle.server.ConnectionListener#onGoAway}).
  *
  * <p>Responses come from the {@link Dispatcher} when one is set; otherwise from the queue ({@link #enqueue}), then
  * from {@link Builder#respondWith}; with neither, 404.
@@ -59,48 +59,32 @@ public final class MockServer implements AutoCloseable {
     private final HttpServer server; // null: raw engine
     private final RawHttp1Engine raw; // null: Shuttle's server
     private final boolean http2;
-    private final FrameTap frameTap; // null: frames not counted
-    private final FrameTapRelay frameTapRelay; // null unless frames are counted over plaintext
 
     private MockServer(Builder b) throws IOException {
         this.fallback = b.fallback;
         this.certificate = b.tls ? (b.certificate != null ? b.certificate : SelfSignedCertificate.generate()) : null;
         this.http2 = b.http2;
-        this.frameTap = b.countFrames ? new FrameTap() : null;
         Dispatcher dispatcher = b.dispatcher != null ? b.dispatcher : this::fromQueue;
         Script.Stall stall = max -> closing.await(max.toNanos(), TimeUnit.NANOSECONDS);
         InetAddress loopback = InetAddress.getLoopbackAddress();
         if (b.raw) {
             this.server = null;
-            this.frameTapRelay = null;
             this.raw = new RawHttp1Engine(loopback, b.port, certificate == null ? null : certificate.serverContext(),
                     b.idleTimeout, ledger, dispatcher, stall);
         } else {
             ShuttleEngine engine = new ShuttleEngine(ledger, dispatcher, stall);
             HttpServer.Builder server = HttpServer.builder()
                     .address(loopback)
-                    .port(frameTap != null && certificate == null ? 0 : b.port)
+                    .port(b.port)
                     .handler(engine)
                     .connectionListener(engine)
                     .timeouts(ServerTimeouts.builder().idle(b.idleTimeout).build())
                     .http2(b.http2 ? Http2Options.defaults() : Http2Options.disabled());
             if (certificate != null) {
-                server.tls(frameTap == null ? certificate.serverContext()
-                        : new TappedSslContext(certificate.serverContext(), frameTap));
+                server.tls(certificate.serverContext());
             }
             this.raw = null;
             this.server = server.start();
-            this.frameTapRelay = frameTap != null && certificate == null ? startRelay(b.port) : null;
-        }
-    }
-
-    private FrameTapRelay startRelay(int port) throws IOException {
-        try {
-            return new FrameTapRelay(new InetSocketAddress(server.localAddress().getAddress(), server.port()),
-                    frameTap, port).start();
-        } catch (IOException | RuntimeException e) {
-            server.close();
-            throw e;
         }
     }
 
@@ -114,16 +98,10 @@ public final class MockServer implements AutoCloseable {
     }
 
     public int port() {
-        if (frameTapRelay != null) {
-            return frameTapRelay.port();
-        }
         return server != null ? server.port() : raw.port();
     }
 
     public InetSocketAddress address() {
-        if (frameTapRelay != null) {
-            return frameTapRelay.address();
-        }
         return server != null ? new InetSocketAddress(server.localAddress().getAddress(), server.port())
                 : raw.localAddress();
     }
@@ -252,34 +230,42 @@ public final class MockServer implements AutoCloseable {
         return ledger.awaitOpenAtMost(0, timeout);
     }
 
-    /** Whether GOAWAY frames are counted ({@link Builder#countFrames()}). */
-    public boolean countsFrames() {
-        return frameTap != null;
-    }
-
-    /** GOAWAY frames the server sent since start, before and after the client closed. */
+    /**
+     * GOAWAY frames the server sent since start (HTTP/2 only), those that answered the client's own GOAWAY included.
+     * Each is counted before its connection's close, so the count is final once {@link #awaitConnectionsClosed}
+     * returned; a client may read a frame a moment before it is counted, so on an open connection wait for the
+     * number expected with {@link #awaitGoAwaysSent}.
+     */
     public long goAwaysSent() {
-        return tap().goAwaysSent();
+        return ledger.goAwaysSent();
     }
 
     /**
      * Of {@link #goAwaysSent()}, those the server sent while the client had neither closed nor sent a GOAWAY of its
-     * own: connections the server ended for a client that still wanted them. A well-behaved client should see none.
+     * own (the server sends none after the client closed, and one that answers the client's GOAWAY is not counted
+     * here): connections the server ended for a client that still wanted them. A well-behaved client sees none but
+     * at the idle timeout and at shutdown. Final once {@link #awaitConnectionsClosed} returned, shutdown apart: the
+     * server sends these (idle timeout, a client's error) from the connection's own thread, which reports them before
+     * it closes the connection.
      */
     public long goAwaysBeforeClientClosed() {
-        return tap().goAwaysBeforeClientClosed();
+        return ledger.goAwaysBeforeClientClosed();
     }
 
-    /** Every GOAWAY the server sent, oldest first (the last {@link #KEPT_CONNECTIONS}), with its code and text. */
-    public List<GoAway> goAways() {
-        return tap().goAways();
+    /**
+     * Every GOAWAY the server sent, oldest first (the last {@link #KEPT_CONNECTIONS}): its last stream, code, reason,
+     * and {@link GoAwayEvent#clientFirst()} when it answered the client's own GOAWAY.
+     */
+    public List<GoAwayEvent> goAways() {
+        return ledger.goAways();
     }
 
-    private FrameTap tap() {
-        if (frameTap == null) {
-            throw new IllegalStateException("frames are not counted: build the server with countFrames()");
-        }
-        return frameTap;
+    /**
+     * Waits until the server reported at least {@code atLeast} GOAWAYs since start ({@link #goAwaysSent()}); false if
+     * that did not happen within {@code timeout}.
+     */
+    public boolean awaitGoAwaysSent(long atLeast, Duration timeout) throws InterruptedException {
+        return ledger.awaitGoAwaysSent(atLeast, timeout);
     }
 
     /** The oldest request not yet taken, waiting up to {@code timeout}; null if none arrived. */
@@ -294,8 +280,8 @@ public final class MockServer implements AutoCloseable {
             return "raw HTTP/1.1 engine: " + counts;
         }
         var s = server.stats();
-        if (frameTap != null) {
-            counts += ", " + frameTap.goAwaysSent() + " GOAWAY sent (" + frameTap.goAwaysBeforeClientClosed()
+        if (http2) {
+            counts += ", " + ledger.goAwaysSent() + " GOAWAY sent (" + ledger.goAwaysBeforeClientClosed()
                     + " before the client closed)";
         }
         return counts + "; server: accepted " + s.accepted() + ", open " + s.open() + ", active " + s.active()
@@ -311,15 +297,11 @@ public final class MockServer implements AutoCloseable {
         } else {
             raw.close();
         }
-        if (frameTapRelay != null) {
-            frameTapRelay.close();
-        }
     }
 
     @Override
     public String toString() {
         return "MockServer[" + scheme() + "://127.0.0.1:" + port() + (http2 ? ", HTTP/2" : "")
-                + (frameTap != null ? ", frames counted" : "")
                 + (raw != null ? ", raw HTTP/1.1" : "") + "]";
     }
 
@@ -330,7 +312,6 @@ public final class MockServer implements AutoCloseable {
         private SelfSignedCertificate certificate;
         private boolean http2;
         private boolean raw;
-        private boolean countFrames;
         private Duration idleTimeout = Duration.ofSeconds(60);
         private Dispatcher dispatcher;
         private MockResponse fallback;
@@ -375,18 +356,6 @@ public final class MockServer implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Counts the GOAWAY frames the server sends ({@link MockServer#goAways()}); needs {@link #http2()}. Over TLS
-         * the server's TLS engine shows the tap its plaintext and nothing else changes. Over plaintext a relay on
-         * 127.0.0.1 holds the mock server's port and forwards every connection to the server: one more loopback hop
-         * each way, and the relay's buffer of 64 KiB between the server's socket and the client's, so the server's
-         * bytes written include what the relay took and the client did not. Default off.
-         */
-        public Builder countFrames() {
-            this.countFrames = true;
-            return this;
-        }
-
         /** How long a kept-alive connection may wait for its next request before the server closes it (default 60 s). */
         public Builder idleTimeout(Duration timeout) {
             if (timeout.isNegative() || timeout.isZero()) {
@@ -411,9 +380,6 @@ public final class MockServer implements AutoCloseable {
         public MockServer start() throws IOException {
             if (raw && http2) {
                 throw new IllegalStateException("the raw HTTP/1.1 engine does not speak HTTP/2");
-            }
-            if (countFrames && !http2) {
-                throw new IllegalStateException("countFrames() counts HTTP/2 frames: it needs http2()");
             }
             return new MockServer(this);
         }

@@ -3,6 +3,7 @@ package dev.shuttle.mockserver;
 import dev.shuttle.server.ConnectionInfo;
 import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.ConnectionState;
+import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.Handler;
 import dev.shuttle.server.Request;
 import dev.shuttle.server.Response;
@@ -15,7 +16,8 @@ import java.io.OutputStream;
 /**
  * The mock server on Shuttle's {@code HttpServer}: the handler plays scripts, the connection listener feeds the
  * ledger. The server already counts what matters per connection (bytes the socket accepted, requests) and reports a
- * connection's TLS handshake before its CLOSED state, so once a connection closed its counts are final.
+ * connection's TLS handshake before its CLOSED state, so once a connection closed its counts are final; of its
+ * GOAWAYs, those that did not answer the client's own ({@link MockServer#goAwaysBeforeClientClosed()}).
  */
 final class ShuttleEngine implements Handler, ConnectionListener {
     private final Ledger ledger;
@@ -57,6 +59,11 @@ final class ShuttleEngine implements Handler, ConnectionListener {
     @Override
     public void onTlsHandshake(ConnectionInfo connection, TlsInfo tls) {
         ledger.handshake(connection.id(), tls.resumed());
+    }
+
+    @Override
+    public void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
+        ledger.goAway(goAway);
     }
 
     /** Thrown after the body's last scripted byte was flushed: the server then closes (HTTP/1.1) or resets the stream. */

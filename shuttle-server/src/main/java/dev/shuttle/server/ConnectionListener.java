@@ -7,10 +7,12 @@ import dev.shuttle.transport.tls.TlsInfo;
  * default no-op methods: {@link #onTlsHandshake}, and HTTP/2's {@link #onGoAway}.
  *
  * <p>Rules: calls for one connection arrive in the order their events happened, never concurrently, on a thread that
- * worked on that connection (the acceptor for NEW, the connection's virtual thread, or the thread that closed it, such
- * as shutdown's), never on the readiness watcher's, and never while a lock of the server is held; calls for different
- * connections may run concurrently. Keep them quick all the same: a slow listener delays its connection's own
- * thread. An exception thrown by a listener is logged and otherwise ignored.
+ * worked on that connection: the acceptor for NEW, the connection's virtual thread, an HTTP/2 handler's thread, or
+ * the thread that shut the server down or closed the connection from outside. Never while that thread holds a lock of
+ * the server (an event waits until it lets go), and never on the server's shared threads, the readiness watcher's and
+ * the write watchdog's: a connection the watchdog closes is reported by the writer it cut off. Calls for different
+ * connections may run concurrently. Keep them quick all the same: a slow listener delays the thread that delivers
+ * it. An exception thrown by a listener is logged and otherwise ignored.
  */
 @FunctionalInterface
 public interface ConnectionListener {
@@ -33,7 +35,8 @@ public interface ConnectionListener {
 
     /**
      * The server sent GOAWAY on an HTTP/2 connection: it takes no stream above {@code goAway.lastStreamId()} and
-     * will close once the others are done. After the frame was written (or its write failed).
+     * will close once the others are done. In order with the connection's state changes (before its CLOSED); usually
+     * after the frame left, at the earliest while it is being written.
      */
     default void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
     }

@@ -43,10 +43,15 @@ public final class HttpServer implements AutoCloseable {
     private final ServerEngine engine;
 
     private final ReentrantLock lifecycleLock = new ReentrantLock();
-    /** Signalled when the lifecycle reaches TERMINATED, for shutdowns waiting on another's. */
-    private final Condition terminated = lifecycleLock.newCondition();
+    /**
+     * Signalled when the draining thread stops: the lifecycle reached TERMINATED, or that thread was interrupted and
+     * another shutdown may take over.
+     */
+    private final Condition drainStopped = lifecycleLock.newCondition();
     /** Guarded by lifecycleLock. */
     private Lifecycle lifecycle = Lifecycle.CREATED;
+    /** Guarded by lifecycleLock: a shutdown is running the engine's drain (only while SHUTTING_DOWN). */
+    private boolean draining;
     /** Guarded by lifecycleLock: what the shutdown that drained the server returned. */
     private boolean shutdownGraceful = true;
 
@@ -113,51 +118,62 @@ public final class HttpServer implements AutoCloseable {
      * if its deadline came first; after shutdown it returns the result again. Called from a handler, it waits for
      * that handler's own connection too, so it then runs to the deadline.
      *
+     * <p>An interrupt ends the wait with {@code InterruptedException} and nothing else: the server stays shutting
+     * down, its connections go on finishing, and the next call (or one already waiting) takes the drain up again with
+     * its own deadline.
+     *
      * @return true when every connection finished before the deadline, false when some had to be cut off
      */
     public boolean shutdown(Duration deadline) throws InterruptedException {
+        long deadlineNanos = System.nanoTime() + deadline.toNanos();
         lifecycleLock.lock();
         try {
-            switch (lifecycle) {
-                case CREATED -> {
-                    lifecycle = Lifecycle.TERMINATED;
-                    return true;
-                }
-                case TERMINATED -> {
-                    return shutdownGraceful;
-                }
-                case SHUTTING_DOWN -> {
-                    long nanos = deadline.toNanos();
-                    while (lifecycle != Lifecycle.TERMINATED) {
-                        if (nanos <= 0) {
-                            return false;
-                        }
-                        nanos = terminated.awaitNanos(nanos);
-                    }
-                    return shutdownGraceful;
-                }
-                case RUNNING -> lifecycle = Lifecycle.SHUTTING_DOWN;
+            if (lifecycle == Lifecycle.CREATED) {
+                lifecycle = Lifecycle.TERMINATED;
+                return true;
             }
+            if (lifecycle == Lifecycle.RUNNING) {
+                lifecycle = Lifecycle.SHUTTING_DOWN;
+            }
+            while (lifecycle == Lifecycle.SHUTTING_DOWN && draining) {
+                long nanos = deadlineNanos - System.nanoTime();
+                if (nanos <= 0) {
+                    return false;
+                }
+                drainStopped.awaitNanos(nanos);
+            }
+            if (lifecycle == Lifecycle.TERMINATED) {
+                return shutdownGraceful;
+            }
+            draining = true;
         } finally {
             lifecycleLock.unlock();
         }
+        boolean drained = false;
         boolean graceful = false;
         try {
-            graceful = engine.shutdown(deadline);
+            graceful = engine.shutdown(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())));
+            drained = true;
             return graceful;
         } finally {
             lifecycleLock.lock();
             try {
-                lifecycle = Lifecycle.TERMINATED;
-                shutdownGraceful = graceful;
-                terminated.signalAll();
+                draining = false;
+                if (drained) { // not when interrupted: connections may still run, and the next call drains on
+                    lifecycle = Lifecycle.TERMINATED;
+                    shutdownGraceful = graceful;
+                }
+                drainStopped.signalAll();
             } finally {
                 lifecycleLock.unlock();
             }
         }
     }
 
-    /** {@link #shutdown(Duration)} with a 2 s deadline; an interrupt ends the wait early and is kept. */
+    /**
+     * {@link #shutdown(Duration)} with a 2 s deadline; an interrupt ends the wait early and is kept (the server is
+     * then still shutting down: see {@code shutdown}).
+     */
     @Override
     public void close() {
         try {

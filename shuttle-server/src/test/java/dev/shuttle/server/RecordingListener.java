@@ -10,7 +10,9 @@ import java.util.function.Predicate;
 
 /** Records every state change and lets a test wait, without sleeping, until the record satisfies a condition. */
 final class RecordingListener implements ConnectionListener {
-    record Event(long connectionId, ConnectionState from, ConnectionState to, ConnectionInfo connection) {
+    /** One call, with the name of the thread that made it. */
+    record Event(long connectionId, ConnectionState from, ConnectionState to, ConnectionInfo connection,
+                 String thread) {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -22,7 +24,7 @@ final class RecordingListener implements ConnectionListener {
     public void onStateChange(ConnectionInfo connection, ConnectionState from, ConnectionState to) {
         lock.lock();
         try {
-            events.add(new Event(connection.id(), from, to, connection));
+            events.add(new Event(connection.id(), from, to, connection, Thread.currentThread().getName()));
             changed.signalAll();
         } finally {
             lock.unlock();

@@ -23,6 +23,16 @@ class ShutdownTest {
     private final CountDownLatch releaseSlow = new CountDownLatch(1);
     private final RecordingListener listener = new RecordingListener();
 
+    private static CompletableFuture<Boolean> shutdownOnItsOwnThread(HttpServer server, Duration deadline) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return server.shutdown(deadline);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, OWN_THREAD);
+    }
+
     private HttpServer start(boolean parking) throws IOException {
         return HttpServer.builder()
                 .parking(parking)
@@ -59,13 +69,7 @@ class ShutdownTest {
             active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
             assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
 
-            CompletableFuture<Boolean> shutdown = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return server.shutdown(Duration.ofSeconds(30));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, OWN_THREAD);
+            CompletableFuture<Boolean> shutdown = shutdownOnItsOwnThread(server, Duration.ofSeconds(30));
 
             assertThat(idle.readToEnd()).isEmpty(); // closed by the shutdown, without a response
             assertThatThrownBy(() -> {
@@ -107,28 +111,66 @@ class ShutdownTest {
         try (RawConnection active = new RawConnection(server)) {
             active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
             assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return server.shutdown(Duration.ofSeconds(30));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, OWN_THREAD);
+            CompletableFuture<Boolean> first = shutdownOnItsOwnThread(server, Duration.ofSeconds(30));
             listener.await("the listener socket closed", events -> !server.isRunning());
             assertThat(server.shutdown(Duration.ofMillis(50))).as("its own deadline came first").isFalse();
             assertThat(first).isNotDone();
-            CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return server.shutdown(Duration.ofSeconds(30));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, OWN_THREAD);
+            CompletableFuture<Boolean> second = shutdownOnItsOwnThread(server, Duration.ofSeconds(30));
             releaseSlow.countDown();
             assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
             assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
             assertThat(second.get(10, TimeUnit.SECONDS)).as("the first's result").isTrue();
             assertThat(server.shutdown(Duration.ofMillis(1))).isTrue();
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+
+    @Test
+    void anInterruptedShutdownLeavesTheDrainToTheNextCall() throws Exception {
+        HttpServer server = start(true);
+        try (RawConnection active = new RawConnection(server)) {
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            Thread.currentThread().interrupt(); // the drain's first wait throws at once
+            assertThatThrownBy(() -> server.shutdown(Duration.ofSeconds(30))).isInstanceOf(InterruptedException.class);
+            assertThat(server.isRunning()).isFalse();
+            assertThat(server.stats().open()).as("the active request was not cut off").isOne();
+            releaseSlow.countDown();
+            assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
+            assertThat(server.shutdown(Duration.ofSeconds(30))).as("the next call drained to the end").isTrue();
+            assertThat(server.stats().open()).isZero();
+        } finally {
+            releaseSlow.countDown();
+        }
+    }
+
+    @Test
+    void aShutdownWaitingForAnotherTakesTheDrainOverWhenThatOneIsInterrupted() throws Exception {
+        HttpServer server = start(true);
+        try (RawConnection idle = new RawConnection(server);
+             RawConnection active = new RawConnection(server)) {
+            assertThat(idle.get("/fast").bodyText()).isEqualTo("fast");
+            listener.awaitCount(ConnectionState.PARKED, 1);
+            active.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n");
+            assertThat(slowEntered.await(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Throwable> first = new CompletableFuture<>();
+            Thread drainer = Thread.ofVirtual().start(() -> {
+                try {
+                    server.shutdown(Duration.ofSeconds(30));
+                    first.complete(null);
+                } catch (Throwable t) {
+                    first.complete(t);
+                }
+            });
+            listener.awaitCount(ConnectionState.CLOSED, 1); // the idle one: the first shutdown is draining
+            CompletableFuture<Boolean> second = shutdownOnItsOwnThread(server, Duration.ofSeconds(30));
+            drainer.interrupt();
+            assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+            releaseSlow.countDown();
+            assertThat(active.readResponse().bodyText()).isEqualTo("slow done");
+            assertThat(second.get(10, TimeUnit.SECONDS)).as("the second drained to the end").isTrue();
+            assertThat(server.stats().open()).isZero();
         } finally {
             releaseSlow.countDown();
         }

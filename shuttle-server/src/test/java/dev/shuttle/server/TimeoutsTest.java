@@ -150,6 +150,9 @@ class TimeoutsTest {
         }
         List<RecordingListener.Event> events = listener.events();
         assertThat(events.getLast().connection().bytesWritten()).isPositive().isLessThan(256L * 1024 * 1024);
+        // The watchdog's thread serves every connection: the writer it cut off reports the close.
+        assertThat(events.getLast().to()).isEqualTo(ConnectionState.CLOSED);
+        assertThat(events.getLast().thread()).startsWith("shuttle-conn-");
     }
 
     @Test

@@ -178,6 +178,11 @@ public final class ReadinessWatcher implements AutoCloseable {
 
     /** Watcher thread only. */
     private final DeadlineQueue<Ticket> deadlines = new DeadlineQueue<>();
+    /**
+     * Watcher thread only: this round's parks, taken from {@link #pending}, until registered. A field, like the two
+     * lists below, so a round that fails leaves none of its tickets where {@link #failEverything} cannot see them.
+     */
+    private final List<Ticket> arriving = new ArrayList<>();
     /** Watcher thread only: tickets to hand back to their parkables at the end of this round. */
     private final List<Ticket> ready = new ArrayList<>();
     /** Watcher thread only: tickets to hand back to their owners (unpark) at the end of this round. */
@@ -354,25 +359,22 @@ public final class ReadinessWatcher implements AutoCloseable {
                 // drained below; one after this line sees it clear and wakes the selector. A wakeup swallowed by the
                 // flushing selectNow() in handBack() is renewed there.
                 wakeupPending.set(false);
-                List<Ticket> parks;
-                List<Ticket> unparks;
                 boolean closing;
                 lock.lock();
                 try {
-                    parks = drain(pending);
-                    unparks = drain(unparkRequests);
+                    moveAll(pending, arriving);
+                    moveAll(unparkRequests, returning);
                     closing = lifecycle == Lifecycle.CLOSING;
                 } finally {
                     lock.unlock();
                 }
-                for (int i = 0; i < parks.size(); i++) {
-                    register(parks.get(i));
+                for (int i = 0; i < arriving.size(); i++) {
+                    register(arriving.get(i));
                 }
+                arriving.clear();
                 hooks.afterRegister();
-                for (int i = 0; i < unparks.size(); i++) {
-                    Ticket ticket = unparks.get(i);
-                    forget(ticket);
-                    returning.add(ticket);
+                for (int i = 0; i < returning.size(); i++) {
+                    forget(returning.get(i));
                 }
                 if (closing) {
                     deadlines.drain(ticket -> toReady(ticket, Wake.SHUTDOWN));
@@ -423,6 +425,13 @@ public final class ReadinessWatcher implements AutoCloseable {
         List<Ticket> drained = new ArrayList<>(queue);
         queue.clear();
         return drained;
+    }
+
+    private static void moveAll(ArrayDeque<Ticket> from, List<Ticket> to) {
+        if (!from.isEmpty()) {
+            to.addAll(from);
+            from.clear();
+        }
     }
 
     static long selectTimeoutMillis(long nextDeadline, long now) {
@@ -537,14 +546,15 @@ public final class ReadinessWatcher implements AutoCloseable {
     }
 
     /**
-     * After a failure of the watcher itself: every park ends FAILED (those already chosen for a hand-back included, so
-     * none is left holding its descriptor), and every unpark is served once the
-     * selector is closed.
+     * After a failure of the watcher itself: every park ends FAILED (those the failed round had taken in or already
+     * chosen for a hand-back included, so none is left holding its descriptor), and every unpark is served once the
+     * selector is closed. A ticket the failed round already handed back is left alone: its owner has it.
      */
     private void failEverything() {
         List<Ticket> chosen = new ArrayList<>(ready);
         ready.clear();
-        List<Ticket> leftover = new ArrayList<>();
+        List<Ticket> leftover = new ArrayList<>(arriving);
+        arriving.clear();
         deadlines.drain(leftover::add);
         lock.lock();
         try {
@@ -552,14 +562,20 @@ public final class ReadinessWatcher implements AutoCloseable {
             leftover.addAll(pending);
             pending.clear();
             // Served once the selector is closed (which deregisters their channels), in run()'s finally.
-            unparkRequests.addAll(returning);
+            for (int i = 0; i < returning.size(); i++) {
+                if (returning.get(i).state() == Ticket.UNPARKING) {
+                    unparkRequests.add(returning.get(i));
+                }
+            }
         } finally {
             lock.unlock();
         }
         returning.clear();
         for (Ticket ticket : chosen) {
-            publish(ticket, Ticket.WOKEN);
-            wake(ticket, Wake.FAILED);
+            if (ticket.state() == Ticket.WAKING) {
+                publish(ticket, Ticket.WOKEN);
+                wake(ticket, Wake.FAILED);
+            }
         }
         for (Ticket ticket : leftover) {
             int s = ticket.state();

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** The park/unpark protocol over real loopback sockets, with a fake clock for deadlines and staged rounds. */
 class ReadinessWatcherTest {
     /** Records how the watcher handed a parked channel back. */
-    private static final class Recorder implements ReadinessWatcher.Parkable {
+    private static class Recorder implements ReadinessWatcher.Parkable {
         final SocketChannel channel;
         final CompletableFuture<String> outcome = new CompletableFuture<>();
         final AtomicInteger wakes = new AtomicInteger();
@@ -394,6 +395,77 @@ class ReadinessWatcherTest {
         assertThat(registeredOne.await()).startsWith("FAILED");
         assertThat(watcher.isRunning()).isFalse();
         assertThat(watcher.park(new Recorder(pair()[1]), Long.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void anUnparkTakenInByARoundThatFailsIsStillServed() throws Exception {
+        // Staged: the round after the one that registered the park takes in its owner's unpark and then fails. The
+        // request must not be lost with the round, or unpark() waits for ever.
+        watcher.close();
+        SocketChannel[] pair = pair();
+        Recorder parked = new Recorder(pair[1]);
+        CompletableFuture<Void> registered = new CompletableFuture<>();
+        AtomicReference<ReadinessWatcher.Ticket> unparking = new AtomicReference<>();
+        watcher = new ReadinessWatcher("failing-watcher", clock::get, new ReadinessWatcher.RoundHooks() {
+            @Override
+            public void afterRegister() {
+                ReadinessWatcher.Ticket ticket = unparking.get();
+                if (ticket != null && ticket.state() == ReadinessWatcher.Ticket.UNPARKING) {
+                    throw new IllegalStateException("staged failure");
+                }
+                if (pair[1].isRegistered()) {
+                    registered.complete(null);
+                }
+            }
+        });
+        watcher.start();
+        ReadinessWatcher.Ticket ticket = watcher.park(parked, Long.MAX_VALUE);
+        registered.get(10, TimeUnit.SECONDS);
+        unparking.set(ticket);
+        CompletableFuture<Boolean> unparked = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> unparked.complete(watcher.unpark(ticket)));
+        assertThat(unparked.get(10, TimeUnit.SECONDS)).as("unpark() returned").isTrue();
+        assertThat(parked.wakes).hasValue(0);
+        assertThat(pair[1].isRegistered()).isFalse();
+        assertThat(pair[1].isBlocking()).isTrue();
+        assertThat(watcher.isRunning()).isFalse();
+    }
+
+    @Test
+    void parksTakenInByARoundThatFailsBeforeRegisteringThemAreHandedBack() throws Exception {
+        // Staged: one round takes in two parks and fails registering the first. Neither may be forgotten: each holds
+        // a descriptor (and, on a server, a connection permit) until it is handed back.
+        watcher.close();
+        SocketChannel[] first = pair();
+        Recorder failing = new Recorder(first[1]) {
+            private final AtomicInteger calls = new AtomicInteger();
+
+            @Override
+            public SocketChannel channel() {
+                if (calls.incrementAndGet() == 2) { // park() asks first, register() second
+                    throw new AssertionError("staged failure");
+                }
+                return super.channel();
+            }
+        };
+        Recorder behind = new Recorder(pair()[1]);
+        AtomicInteger stage = new AtomicInteger();
+        watcher = new ReadinessWatcher("failing-watcher", clock::get, new ReadinessWatcher.RoundHooks() {
+            @Override
+            public void afterRegister() {
+                if (stage.compareAndSet(0, 1)) {
+                    watcher.park(failing, Long.MAX_VALUE); // both taken in by the next round
+                    watcher.park(behind, Long.MAX_VALUE);
+                }
+            }
+        });
+        watcher.start();
+        Recorder trigger = new Recorder(pair()[1]);
+        watcher.park(trigger, Long.MAX_VALUE);
+        assertThat(behind.await()).startsWith("FAILED");
+        assertThat(failing.await()).startsWith("FAILED");
+        assertThat(trigger.await()).startsWith("FAILED");
+        assertThat(watcher.isRunning()).isFalse();
     }
 
     @Test

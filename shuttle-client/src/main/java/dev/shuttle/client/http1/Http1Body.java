@@ -100,6 +100,12 @@ final class Http1Body implements DrainTarget, BodySource {
     /** Test seam: runs in {@link #available()} before the lock is taken, to stage the body ending meanwhile. */
     Runnable beforeAvailableLock = () -> {
     };
+    /** Test seam: runs in the read that ended the body, lease released, lock still held (to hold it at the end). */
+    Runnable afterEnd = () -> {
+    };
+    /** Test seam: runs on the closing thread once its wait for a read ran out and the abort was issued. */
+    Runnable afterCloseWaitExpired = () -> {
+    };
     /** Set once, by whichever thread reports the outcome first (through REPORTED). */
     @SuppressWarnings("unused")
     private volatile boolean outcomeReported;
@@ -149,6 +155,7 @@ final class Http1Body implements DrainTarget, BodySource {
             }
             if (decoder.isComplete()) {
                 endLocked();
+                afterEnd.run();
             }
             return n;
         } finally {
@@ -316,6 +323,7 @@ final class Http1Body implements DrainTarget, BodySource {
             IOException reason = cancelReason;
             lease.abort(reason != null ? reason
                     : new IOException("response body closed while another thread was blocked reading it"));
+            afterCloseWaitExpired.run();
             ioLock.lock();
         }
         try {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.ClientInternals;
+import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.ConnectionInfo;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Request;
@@ -182,17 +184,28 @@ class Http2TimeoutsTest {
 
     @Test
     void aConnectionWhoseSocketTakesNothingForTheWriteTimeoutFailsWithEveryStream() throws Exception {
-        client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(Duration.ofMillis(300))
+        // The GET must join the connection before the write timeout fails it, or it would dial a new one: it waits
+        // to be given the upload's connection, well within the timeout even on a loaded machine.
+        client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(Duration.ofSeconds(2))
                 .readTimeout(Duration.ofSeconds(30)).build();
         try (ScriptedH2Peer deaf = new ScriptedH2Peer(4096)) {
             CompletableFuture<Response> upload = uploadToAServerThatReadsNothing(deaf, null);
             try (ScriptedH2Peer.Conn conn = acceptGrantingEveryWindow(deaf)) {
-                CompletableFuture<Response> behind = client.sendAsync(Request.get(deaf.url("/behind")));
+                CompletableFuture<ConnectionInfo> joined = new CompletableFuture<>();
+                CompletableFuture<Response> behind = client.sendAsync(Request.newBuilder(deaf.url("/behind"))
+                        .trace(new ClientTrace() {
+                            @Override
+                            public void gotConn(ConnectionInfo connection) {
+                                joined.complete(connection);
+                            }
+                        }).build());
+                assertThat(joined.get(10, TimeUnit.SECONDS).reused()).as("the GET shares the upload's connection")
+                        .isTrue();
                 assertThatThrownBy(() -> upload.get(10, TimeUnit.SECONDS)).cause()
                         .isInstanceOfSatisfying(HttpTimeoutException.class,
                                 e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.WRITE))
                         .hasMessageContaining("a write to the connection stayed blocked for");
-                assertThatThrownBy(() -> behind.get(5, TimeUnit.SECONDS)).as("a GET on the same connection")
+                assertThatThrownBy(() -> behind.get(10, TimeUnit.SECONDS)).as("a GET on the same connection")
                         .cause().isInstanceOf(HttpTimeoutException.class)
                         .hasMessageContaining("a write to the connection stayed blocked for");
                 assertThat(conn.closedByClient()).isTrue();

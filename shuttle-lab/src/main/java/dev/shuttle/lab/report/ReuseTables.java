@@ -185,10 +185,8 @@ public final class ReuseTables {
         } else if (result.settings().protocol().isHttp2()) {
             out.append("Every client speaks HTTP/2 (" + (result.settings().tls() ? "ALPN h2" : "h2c with prior "
                     + "knowledge") + "; a response over HTTP/1.1 would count as a failed call): a body closed unread "
-                    + "resets its\n  stream (RST_STREAM) and costs no connection unless the server ends it. "
-                    + "GOAWAYs are read from the fixture's frames"
-                    + (result.settings().tls() ? "" : " through a relay that holds its port\n  (one more "
-                    + "loopback hop; bytes include what the relay buffered)") + ".\n");
+                    + "resets its\n  stream (RST_STREAM) and costs no connection unless the server ends it. GOAWAYs "
+                    + "are the fixture's own account of those\n  it sent (its server's onGoAway).\n");
         } else if (speaksHttp2(result.settings().clients())) {
             out.append("shuttle-h2 speaks HTTP/2 (" + (result.settings().tls() ? "ALPN h2" : "h2c with prior "
                     + "knowledge") + "): one multiplexed connection per client; a body closed unread resets its\n"

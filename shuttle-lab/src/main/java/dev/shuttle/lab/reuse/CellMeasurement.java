@@ -14,7 +14,7 @@ import java.util.Map;
  *                       {@code newConnections} only when some connection closed before its handshake ended
  * @param tlsResumed     of those, handshakes that resumed an earlier session of the same client
  * @param goAways        GOAWAY frames the fixture sent while the client still wanted its connection (before the client
- *                       closed or sent a GOAWAY of its own); -1 when not counted (HTTP/1.1 runs)
+ *                       closed or sent a GOAWAY of its own); -1 when not reported (HTTP/1.1 runs, peer servers)
  * @param wallNanos      time for all the cell's calls, from the first send to the last close
  * @param p50Nanos       median time of one call (send to body closed)
  * @param p99Nanos       99th percentile of one call

@@ -82,13 +82,13 @@ public final class ReuseExperiment implements AutoCloseable {
                 System.nanoTime() - start);
     }
 
-    /** The fixture, counting GOAWAYs over HTTP/2; or the peer server, behind the relay that counts connections. */
+    /** The fixture; or the peer server, behind the relay that counts connections. */
     private LabTarget startTarget() throws IOException {
         ReuseServer server = settings.server();
         if (server.isPeer()) {
             return LabTarget.startPeer(server.label(), server::startPeer, settings.dialDelay(), settings.tls());
         }
-        return LabTarget.start(settings.dialDelay(), settings.tls(), settings.protocol().isHttp2());
+        return LabTarget.start(settings.dialDelay(), settings.tls());
     }
 
     /**
@@ -176,16 +176,17 @@ public final class ReuseExperiment implements AutoCloseable {
             wall = System.nanoTime() - cellStart;
             ownView = new LinkedHashMap<>(client.ownView());
         }
-        // Closing the client closed its connections; the server's count of bytes is final once it saw them close.
-        // Dials the client still had in the relay's delay when it closed reach the fixture later: they are this
-        // cell's connections, so the cell waits for them too.
+        // Closing the client closed its connections; the server's counts of bytes and of GOAWAYs before the client
+        // closed are final once it saw them close. Dials the client still had in the relay's delay when it closed
+        // reach the fixture later: they are this cell's connections, so the cell waits for them too.
         if (!target.awaitQuiet(SETTLE_TIMEOUT)) {
             ownView.put("warning", "connections still open at the relay or the server " + SETTLE_TIMEOUT.toSeconds()
                     + " s after the client closed; counts may be short");
         }
         TargetCounts cell = target.counts(proxied).minus(before);
+        long goAways = settings.protocol().isHttp2() ? cell.goAways() : -1; // HTTP/2 runs report them
         return new CellMeasurement(kind, reuseCase, round, requests, cell.connections(), cell.bytes(),
-                cell.tlsHandshakes(), cell.tlsResumed(), cell.goAways(), wall,
+                cell.tlsHandshakes(), cell.tlsResumed(), goAways, wall,
                 latencies.getValueAtPercentile(50), latencies.getValueAtPercentile(99), errors, firstError,
                 ownView);
     }

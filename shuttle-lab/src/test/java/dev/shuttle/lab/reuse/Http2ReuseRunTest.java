@@ -34,7 +34,8 @@ class Http2ReuseRunTest {
                 ClientKind.JETTY);
         assertEveryCellKeptItsConnection(result);
         assertThat(ReuseTables.render(result)).contains("(h2c, HTTP/2 with prior knowledge)")
-                .contains("GOAWAYs the server sent before the client closed").contains("through a relay");
+                .contains("GOAWAYs the server sent before the client closed").contains("the fixture's own")
+                .contains("(direct to the fixture)");
         JsonNode json = JsonReport.reuse(result);
         assertThat(json.get("parameters").get("protocol").asText()).isEqualTo("h2c");
         assertThat(json.get("cells")).allSatisfy(cell ->

@@ -33,8 +33,7 @@ public final class MockServerExtension implements ParameterResolver {
                 .orElse(null);
         String key = options == null ? "default"
                 : "tls=" + options.tls() + ",http2=" + options.http2() + ",raw=" + options.rawHttp1()
-                + ",frames=" + options.countFrames() + ",idle="
-                + options.idleTimeoutMillis();
+                + ",idle=" + options.idleTimeoutMillis();
         Running running = context.getStore(NAMESPACE).getOrComputeIfAbsent(key, k -> start(options), Running.class);
         return running.server();
     }
@@ -54,9 +53,6 @@ public final class MockServerExtension implements ParameterResolver {
             }
             if (options.rawHttp1()) {
                 builder.rawHttp1();
-            }
-            if (options.countFrames()) {
-                builder.countFrames();
             }
             builder.idleTimeout(Duration.ofMillis(options.idleTimeoutMillis()));
         }

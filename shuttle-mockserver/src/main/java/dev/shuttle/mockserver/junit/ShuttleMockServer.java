@@ -34,9 +34,6 @@ public @interface ShuttleMockServer {
     /** Offer HTTP/2 (h2c, and h2 over TLS). */
     boolean http2() default false;
 
-    /** Count the GOAWAY frames the server sends (needs {@code http2}); see {@code MockServer.Builder.countFrames()}. */
-    boolean countFrames() default false;
-
     /** The raw HTTP/1.1 engine, which can send TCP resets. */
     boolean rawHttp1() default false;
 

@@ -53,6 +53,15 @@ public interface ProtocolSession {
     }
 
     /**
+     * Whether the calling thread holds a lock of this session (HTTP/2: its write lock, its goodbye's lock): the
+     * connection's listener events then wait, to be delivered once the thread lets go (see
+     * {@code ConnectionListener}).
+     */
+    default boolean lockedByCurrentThread() {
+        return false;
+    }
+
+    /**
      * Whether the session still has work that must finish before the connection closes (HTTP/2: handlers that run, or
      * a goodbye under way): then the connection must not just be closed, and the session closes it itself.
      */

@@ -40,8 +40,11 @@ import javax.net.ssl.SSLException;
  * Any thread may close the connection (shutdown, the write watchdog): the state lock makes the CLOSED transition
  * happen once.
  *
- * <p>Listener events are queued under the state lock, in transition order, and delivered outside it by whichever
- * thread finds the queue undelivered, one at a time: a slow listener delays only this connection's own thread.
+ * <p>Listener events are queued under the state lock, in transition order, and delivered outside it, one at a time,
+ * by whichever thread working on the connection finds the queue undelivered, as long as it holds no lock of the
+ * connection or its session ({@link ProtocolSession#lockedByCurrentThread}): a thread inside such a lock leaves them to
+ * be delivered once it lets go. The write watchdog closes a connection without delivering: the writer it unblocks
+ * does. A slow listener delays only this connection's own threads.
  *
  * <p>Buffers: a read buffer is borrowed from the server's pool when the thread starts, a write buffer when it first
  * writes (given back when the connection goes idle between requests), and both are returned before parking; a TLS
@@ -488,8 +491,8 @@ public final class ServerConnection
             } finally {
                 stateLock.unlock();
             }
-            deliverEvents();
-            // In blocking mode now (taken back, or a reader has it): the socket adaptor writes the rest.
+            // The take-back's event waits for endWrite(): the writer's lock is held here. In blocking mode now (taken
+            // back, or a reader has it): the socket adaptor writes the rest.
             current.write(bytes, offset + written, length - written);
         }
     }
@@ -536,26 +539,35 @@ public final class ServerConnection
         Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> serve(context.now() + context.headerReadNanos, from));
     }
 
-    /** After {@link #beginWrite()}: the last writer of a connection without a reader parks it. */
+    /**
+     * After {@link #beginWrite()}: the last writer of a connection without a reader parks it, or closes it when the
+     * park is refused (shutdown began) and nothing else would: no reader, no writer, no stay in the watcher.
+     */
     public void endWrite() {
+        boolean refused = false;
         stateLock.lock();
         try {
             writers--;
             if (writers == 0 && parkWhenQuiet && !readerRunning && state != ConnectionState.CLOSED) {
                 // The session's idle timeout may be shorter now than when the reader parked (its streams ended).
                 long idleDeadline = context.now() + session.idleTimeoutNanos();
-                parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline);
+                refused = !parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline);
             }
         } finally {
             stateLock.unlock();
         }
-        deliverEvents();
+        if (refused) {
+            closeNow();
+        } else {
+            deliverEvents();
+        }
     }
 
     /**
-     * Hands the channel to the watcher. IDLE becomes PARKED; NEW and PARKED stay. A refused park (the watcher is
-     * shutting down) ends the connection, unless its session still serves streams: then a thread goes on reading
-     * (it cannot park any more) until they finish.
+     * Hands the channel to the watcher. IDLE becomes PARKED once the watcher took it; NEW and PARKED stay. A refused
+     * park (the watcher is shutting down) leaves the state as it was and returns false, for the caller to close the
+     * connection, unless its session still serves streams: then a thread goes on reading (it cannot park any more)
+     * until they finish.
      */
     private boolean parkLocked(long deadline) {
         assert stateLock.isHeldByCurrentThread();
@@ -567,11 +579,11 @@ public final class ServerConnection
         } catch (IOException e) {
             return false;
         }
-        if (state == ConnectionState.IDLE) {
-            transitionLocked(ConnectionState.IDLE, ConnectionState.PARKED);
-        }
         ticket = context.watcher.park(this, deadline);
         if (ticket != null) {
+            if (state == ConnectionState.IDLE) { // a wake-up waits for this lock, so it finds the connection PARKED
+                transitionLocked(ConnectionState.IDLE, ConnectionState.PARKED);
+            }
             return true;
         }
         try {
@@ -711,10 +723,14 @@ public final class ServerConnection
         deliverEvents();
     }
 
-    /** Delivers queued events one at a time, in order, outside the state lock; one deliverer at a time. */
+    /**
+     * Delivers queued events one at a time, in order; one deliverer at a time. Not while the calling thread holds the
+     * state lock or a lock of the session: whoever holds it calls this again once it lets go (an outer frame of this
+     * class, the HTTP/2 writer's {@code endWrite}, the goodbye's last unlock through {@link #deliverQueuedEvents}).
+     */
     private void deliverEvents() {
-        if (stateLock.isHeldByCurrentThread()) {
-            return; // an outer frame holds the lock and delivers once it lets go
+        if (lockedByCurrentThread()) {
+            return;
         }
         while (true) {
             Runnable event;
@@ -741,14 +757,36 @@ public final class ServerConnection
         }
     }
 
+    /** Whether the calling thread holds the state lock or a lock of the session: listener events wait then. */
+    public boolean lockedByCurrentThread() {
+        ProtocolSession current = session;
+        return stateLock.isHeldByCurrentThread() || (current != null && current.lockedByCurrentThread());
+    }
+
     /**
-     * Tells the listener that the session sent GOAWAY; from the thread that sent it, once it holds no lock of the
-     * session.
+     * Queues the listener's GOAWAY event, in order with the state transitions (none once CLOSED): the caller, which
+     * may hold a lock of its session, delivers it with {@link #deliverQueuedEvents()} once it let go.
      */
-    public void goAwaySent(GoAwayEvent goAway) {
-        if (context.registry.hasListener()) {
-            dispatch(() -> context.registry.notifyGoAway(this, goAway));
+    public void queueGoAway(GoAwayEvent goAway) {
+        if (!context.registry.hasListener()) {
+            return;
         }
+        stateLock.lock();
+        try {
+            if (state != ConnectionState.CLOSED) {
+                queueLocked(() -> context.registry.notifyGoAway(this, goAway));
+            }
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /**
+     * Delivers the listener events queued so far, on this thread, for a session that let go of its lock (while it
+     * holds one, events wait: {@link #lockedByCurrentThread}).
+     */
+    public void deliverQueuedEvents() {
+        deliverEvents();
     }
 
     /**
@@ -779,9 +817,13 @@ public final class ServerConnection
         }
     }
 
-    /** Closes the connection now (idempotent); reports CLOSED once. */
+    /**
+     * Closes the connection now (idempotent); reports CLOSED once, and delivers what waits for the listener, so a
+     * thread whose connection was closed under it (by the write watchdog) reports that close when it notices.
+     */
     public void closeNow() {
         close(null);
+        deliverEvents();
     }
 
     /** Graceful shutdown began: the session may say goodbye (HTTP/2 GOAWAY). From the shutting-down thread. */
@@ -807,9 +849,12 @@ public final class ServerConnection
             return;
         }
         close(ConnectionState.IDLE);
+        deliverEvents();
     }
 
+    /** Moves to CLOSED and closes the channel; queues the listener's event without delivering it. */
     private void close(ConnectionState onlyFrom) {
+        ReadinessWatcher.Ticket parked;
         stateLock.lock();
         try {
             ConnectionState from = state;
@@ -819,8 +864,15 @@ public final class ServerConnection
             state = ConnectionState.CLOSED;
             context.registry.transitioned(this, from, ConnectionState.CLOSED);
             queueStateEventLocked(from, ConnectionState.CLOSED);
+            parked = ticket;
+            ticket = null;
         } finally {
             stateLock.unlock();
+        }
+        if (parked != null) {
+            // Closed from another thread while parked: out of the watcher now, or its deadline queue would hold this
+            // connection until the park's deadline. Readiness may have come first: the woken reader finds it closed.
+            context.watcher.unpark(parked);
         }
         // Outside the lock: closing a channel waits for I/O blocked on it to notice.
         transport.close();
@@ -828,7 +880,16 @@ public final class ServerConnection
         if (current != null) {
             current.closed();
         }
-        deliverEvents();
+    }
+
+    /** The current stay in the watcher, null when not parked (for tests). */
+    public ReadinessWatcher.Ticket parkTicket() {
+        stateLock.lock();
+        try {
+            return ticket;
+        } finally {
+            stateLock.unlock();
+        }
     }
 
     /** Bytes in the socket not read yet (for tests staging a request between two keep-alive turns). */
@@ -855,10 +916,14 @@ public final class ServerConnection
         return transport.writeStartedNanos();
     }
 
+    /**
+     * On the watchdog's thread, which serves every connection: closes without delivering the listener's event, which
+     * the writer delivers when its write fails ({@link #closeNow}).
+     */
     @Override
     public void abortWrite() {
         LOG.log(Level.DEBUG, "connection {0}: write timed out, closing", id);
-        closeNow();
+        close(null);
     }
 
     // ---- ConnectionInfo ----

@@ -22,7 +22,8 @@ import javax.net.ssl.SSLContext;
 /**
  * The engine behind {@code HttpServer}: wires the acceptor, the readiness watcher, the write watchdog, the buffer pool
  * and the connection registry, and runs graceful shutdown. {@code HttpServer} guards the lifecycle, so
- * {@link #start} and {@link #shutdown} are each called once, in that order.
+ * {@link #start} is called once, before {@link #shutdown}; shutdown is called again after an interrupted one, and
+ * each of its steps may run twice.
  */
 public final class ServerEngine {
     private static final System.Logger LOG = System.getLogger(ServerEngine.class.getName());

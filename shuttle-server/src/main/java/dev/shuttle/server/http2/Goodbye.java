@@ -2,17 +2,16 @@ package dev.shuttle.server.http2;
 
 import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.core.LogText;
+import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.PingFrame;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,7 +32,9 @@ import java.util.function.LongSupplier;
  * handlers still writing then fail.
  *
  * <p>Thread-safe: the reader, handler threads and the shutting-down thread all move it. Each step writes its frames
- * under {@link #lock}, so a GOAWAY is always out before the half-close; nothing else takes this lock.
+ * under {@link #lock}, so a GOAWAY is always out before the half-close; nothing else takes this lock. The
+ * connection's listener events wait while it is held ({@link #lockedByCurrentThread}), and the thread that lets go of
+ * it last delivers them.
  */
 final class Goodbye {
     enum Phase { OPEN, DRAINING, GOING_AWAY, LINGERING }
@@ -53,8 +54,8 @@ final class Goodbye {
     private final Http2Streams streams;
     private final LongSupplier clock;
     private final long connectionId;
-    /** Told of each GOAWAY sent, outside this lock. */
-    private final Consumer<GoAwayEvent> listener;
+    /** Where each GOAWAY's listener event is queued, in order with the connection's others, and delivered. */
+    private final ServerConnection connection;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Written under lock; volatile so the reader and the park gate can look without it. */
@@ -64,16 +65,17 @@ final class Goodbye {
     /** Written under lock before the phase that uses it. */
     private volatile long drainDeadline;
     private volatile long lingerDeadline;
-    /** Guarded by lock: GOAWAYs sent whose event the listener has not had yet (delivered once the lock is let go). */
-    private final List<GoAwayEvent> undelivered = new ArrayList<>(2);
-
-    Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, long connectionId,
-            Consumer<GoAwayEvent> listener) {
+    Goodbye(Http2Writer writer, Http2Streams streams, LongSupplier clock, ServerConnection connection) {
         this.writer = writer;
         this.streams = streams;
         this.clock = clock;
-        this.connectionId = connectionId;
-        this.listener = listener;
+        this.connectionId = connection.id();
+        this.connection = connection;
+    }
+
+    /** Whether the calling thread is inside a step: the connection's listener events wait until it lets go. */
+    boolean lockedByCurrentThread() {
+        return lock.isHeldByCurrentThread();
     }
 
     Phase phase() {
@@ -100,9 +102,9 @@ final class Goodbye {
             }
             drainDeadline = clock.getAsLong() + DRAIN_PING_WAIT_NANOS;
             phase = Phase.DRAINING;
+            queueEvent(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, "shutdown");
             send(List.of(new GoAwayFrame(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, ""),
                     new PingFrame(DRAIN_PING_DATA, false)));
-            sent(Integer.MAX_VALUE, Http2ErrorCode.NO_ERROR, "shutdown");
         } finally {
             unlock();
         }
@@ -139,8 +141,8 @@ final class Goodbye {
             phase = Phase.GOING_AWAY;
             int lastStreamId = streams.highestStreamId();
             String debug = code == Http2ErrorCode.NO_ERROR ? "" : LogText.excerpt(reason);
+            queueEvent(lastStreamId, code, code == Http2ErrorCode.NO_ERROR ? reason : debug);
             send(List.of(new GoAwayFrame(lastStreamId, code, debug)));
-            sent(lastStreamId, code, code == Http2ErrorCode.NO_ERROR ? reason : debug);
         } finally {
             unlock();
         }
@@ -215,21 +217,21 @@ final class Goodbye {
         return phase == Phase.LINGERING && clock.getAsLong() - lingerDeadline >= 0;
     }
 
-    private void sent(int lastStreamId, Http2ErrorCode code, String reason) {
+    /**
+     * Queued before the frame leaves: a client that closes on reading it makes the connection CLOSED, and the event
+     * must come before that one. Delivered once this lock is let go, so usually after the frame left.
+     */
+    private void queueEvent(int lastStreamId, Http2ErrorCode code, String reason) {
         assert lock.isHeldByCurrentThread();
-        undelivered.add(new GoAwayEvent(lastStreamId, code.code(), code.name(), reason, clientGoAway));
+        connection.queueGoAway(new GoAwayEvent(lastStreamId, code.code(), code.name(), reason, clientGoAway));
     }
 
-    /** Lets go of the lock, then tells the listener of the GOAWAYs sent meanwhile, once no hold is left. */
+    /** Lets go of the lock, then delivers the listener events queued meanwhile, once no hold is left. */
     private void unlock() {
-        List<GoAwayEvent> events = null;
-        if (lock.getHoldCount() == 1 && !undelivered.isEmpty()) {
-            events = List.copyOf(undelivered);
-            undelivered.clear();
-        }
+        boolean outermost = lock.getHoldCount() == 1;
         lock.unlock();
-        if (events != null) {
-            events.forEach(listener);
+        if (outermost) {
+            connection.deliverQueuedEvents();
         }
     }
 

@@ -87,7 +87,7 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
         this.writer = new Http2Writer(connection, context.buffers);
         this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
                 context::streams);
-        this.goodbye = new Goodbye(writer, streams, context::now, connection.id(), connection::goAwaySent);
+        this.goodbye = new Goodbye(writer, streams, context::now, connection);
         this.sender = new StreamSender(writer, streams, context.timeouts.write().toNanos(), connection.id());
         this.handlers = new HandlerRun(connection, streams, sender, new HandlerSlots(options.maxConcurrentStreams()),
                 goodbye, this::streamActivity);
@@ -387,6 +387,12 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     @Override
     public HttpVersion version() {
         return HttpVersion.HTTP_2;
+    }
+
+    /** The writer's lock or the goodbye's: the connection's listener events wait until the thread lets go. */
+    @Override
+    public boolean lockedByCurrentThread() {
+        return writer.lockedByCurrentThread() || goodbye.lockedByCurrentThread();
     }
 
     /** Streams whose handlers still run or wait, or a goodbye under way: the session closes the connection itself. */

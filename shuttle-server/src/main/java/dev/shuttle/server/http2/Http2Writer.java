@@ -44,6 +44,14 @@ final class Http2Writer {
         this.buffers = buffers;
     }
 
+    /**
+     * Whether the calling thread holds the write lock: the connection's listener events then wait for the
+     * {@code endWrite} that follows every write, outside the lock.
+     */
+    boolean lockedByCurrentThread() {
+        return writeLock.isHeldByCurrentThread();
+    }
+
     /** The peer's SETTINGS took effect: its HPACK table size and frame size. */
     void peerSettings(Http2Settings settings) {
         writeLock.lock();

@@ -8,7 +8,9 @@ import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
 import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.KeepAliveTurns;
+import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerEngine;
+import dev.shuttle.transport.ReadinessWatcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -67,16 +70,7 @@ class ParkingTest {
     void aParkedTlsConnectionHoldsNoBufferEitherAndWakesForItsNextRequest() throws Exception {
         var certificate = dev.shuttle.transport.tls.SelfSignedCertificate.generate();
         CountDownLatch parked = new CountDownLatch(1);
-        ConnectionListener listener = (connection, from, to) -> {
-            if (to == ConnectionState.PARKED) {
-                parked.countDown();
-            }
-        };
-        ServerEngine server = new ServerEngine(new ServerEngine.Config(
-                (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
-                listener, true, certificate.serverContext()),
-                new Http1Only(KeepAliveTurn.YIELD));
-        server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        ServerEngine server = startParking(certificate.serverContext(), parked);
         try (Socket socket = certificate.clientContext().getSocketFactory()
                 .createSocket("localhost", server.localAddress().getPort())) {
             socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -92,6 +86,41 @@ class ParkingTest {
             server.shutdown(Duration.ofSeconds(2));
         }
         assertThat(server.buffers().allocations()).as("buffers were recycled").isLessThan(10);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aParkedConnectionClosedFromAnotherThreadLeavesTheWatcherAtOnce() throws Exception {
+        CountDownLatch parked = new CountDownLatch(1);
+        ServerEngine server = startParking(null, parked);
+        try (Socket socket = new Socket()) {
+            socket.connect(server.localAddress());
+            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            readResponse(socket.getInputStream());
+            assertThat(parked.await(10, TimeUnit.SECONDS)).isTrue();
+            ServerConnection connection = server.connections().iterator().next();
+            ReadinessWatcher.Ticket ticket = connection.parkTicket();
+            assertThat(ticket).isNotNull();
+
+            connection.closeNow(); // from this thread, as a failing HTTP/2 handler or shutdown's cut-off would
+            assertThat(ticket.isDone()).as("the park ended with the connection, not at its deadline").isTrue();
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+        } finally {
+            server.shutdown(Duration.ofSeconds(2));
+        }
+    }
+
+    /** A server answering "ok", with parking on; {@code parked} counts down at the first PARKED. */
+    private static ServerEngine startParking(SSLContext tls, CountDownLatch parked) throws IOException {
+        ConnectionListener listener = (connection, from, to) -> {
+            if (to == ConnectionState.PARKED) {
+                parked.countDown();
+            }
+        };
+        ServerEngine server = new ServerEngine(new ServerEngine.Config(
+                (request, response) -> response.send("ok"), ServerLimits.defaults(), ServerTimeouts.defaults(),
+                listener, true, tls), new Http1Only(KeepAliveTurn.YIELD));
+        server.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        return server;
     }
 
     /** Reads one "ok" response with a Content-Length of 2: the head, then two bytes. */

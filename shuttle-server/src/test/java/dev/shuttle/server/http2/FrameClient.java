@@ -28,6 +28,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * A frame-level HTTP/2 client for attack tests, built from the wire module's frame writer, reader and HPACK codec: it
@@ -51,10 +54,33 @@ final class FrameClient implements AutoCloseable {
 
     /** Connects, sends the preface and an empty SETTINGS, as every client does first. */
     FrameClient(InetSocketAddress address) throws IOException {
-        socket = new Socket();
-        socket.connect(address, 5000);
-        socket.setSoTimeout(10_000);
-        socket.setTcpNoDelay(true);
+        this(connect(address));
+    }
+
+    /** Over TLS, with ALPN {@code h2}; then as over plaintext. */
+    static FrameClient overTls(InetSocketAddress address, SSLContext context) throws IOException {
+        SSLSocket secure = (SSLSocket) context.getSocketFactory().createSocket(connect(address), "localhost",
+                address.getPort(), true);
+        SSLParameters parameters = secure.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {"h2"});
+        secure.setSSLParameters(parameters);
+        secure.startHandshake();
+        if (!"h2".equals(secure.getApplicationProtocol())) {
+            throw new IOException("the server did not choose h2: " + secure.getApplicationProtocol());
+        }
+        return new FrameClient(secure);
+    }
+
+    private static Socket connect(InetSocketAddress address) throws IOException {
+        Socket plain = new Socket();
+        plain.connect(address, 5000);
+        plain.setSoTimeout(10_000);
+        plain.setTcpNoDelay(true);
+        return plain;
+    }
+
+    private FrameClient(Socket connected) throws IOException {
+        socket = connected;
         in = socket.getInputStream();
         out = socket.getOutputStream();
         ByteBuffer start = ByteBuffer.allocate(64);

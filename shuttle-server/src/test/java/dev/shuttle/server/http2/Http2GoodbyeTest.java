@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -47,6 +48,8 @@ class Http2GoodbyeTest {
     private final CountDownLatch blocked = new CountDownLatch(1);
     /** What the connection listener was told of GOAWAYs (after each frame went out, so perhaps after the client saw it). */
     private final BlockingQueue<GoAwayEvent> goAways = new LinkedBlockingQueue<>();
+    /** Every listener event in the order it came: GOAWAYs among the state changes. */
+    private final List<String> events = new CopyOnWriteArrayList<>();
     private HttpServer server;
 
     @AfterEach
@@ -85,10 +88,12 @@ class Http2GoodbyeTest {
                 .connectionListener(new ConnectionListener() {
                     @Override
                     public void onStateChange(ConnectionInfo connection, ConnectionState from, ConnectionState to) {
+                        events.add(to.toString());
                     }
 
                     @Override
                     public void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
+                        events.add("GOAWAY");
                         goAways.add(goAway);
                     }
                 }).start();
@@ -115,6 +120,26 @@ class Http2GoodbyeTest {
         server.close();
         heard.addAll(goAways);
         assertThat(heard).containsExactly(expected);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!events.contains("CLOSED") && System.nanoTime() < deadline) {
+            Thread.onSpinWait(); // CLOSED is delivered by the closing thread, maybe just after close() returned
+        }
+        assertThat(events).as("listener events in order").endsWith("CLOSED").containsOnlyOnce("CLOSED");
+    }
+
+    @Test
+    void aClientsGoAwayAnsweredByTheLastHandlerIsHeardBeforeTheConnectionsClose() throws Exception {
+        // The answer leaves from the handler's thread while the reader may already see the client close: the event
+        // must still come before CLOSED, as the listener's contract has events in the order they happened.
+        start(ServerTimeouts.defaults());
+        try (FrameClient client = new FrameClient(server.localAddress())) {
+            client.send(client.request(1, "/block", true));
+            assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+            client.send(new GoAwayFrame(0, Http2ErrorCode.NO_ERROR, ""));
+            release.countDown();
+            assertThat(client.awaitGoAway()).isNotNull();
+        }
+        assertGoAways(new GoAwayEvent(1, 0, "NO_ERROR", "client GOAWAY", true));
     }
 
     /** Reads frames until {@code wanted} arrives, answering PINGs as every client does. */
