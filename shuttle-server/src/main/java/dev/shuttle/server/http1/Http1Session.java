@@ -17,6 +17,7 @@ import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -188,7 +189,32 @@ public final class Http1Session extends KeepAliveTurns implements ProtocolSessio
         }
     }
 
+    /**
+     * Closes after an error answer without destroying it: flush, half-close (the client sees EOF right after the
+     * answer), then read and discard what the client still sends for up to 1 s / 256 KiB. Closing with unread bytes in
+     * the socket would send a TCP reset, which makes the client's kernel drop the answer before its application reads
+     * it. (HTTP/2 does the same after its GOAWAY, parked meanwhile.)
+     */
     private void lingeringClose() {
-        connection.closeLingering(LINGER_NANOS, LINGER_MAX_BYTES);
+        try {
+            connection.output().flush();
+            connection.transport().shutdownOutput();
+            ConnectionInput input = connection.input();
+            input.useDeadline(connection.context().now() + LINGER_NANOS);
+            long discarded = 0;
+            while (discarded < LINGER_MAX_BYTES) {
+                ByteBuffer buffer = input.buffer();
+                buffer.position(buffer.limit());
+                int n = input.fill();
+                if (n < 0) {
+                    break;
+                }
+                discarded += n;
+            }
+        } catch (IOException e) {
+            // timed out or reset: either way we are done with this connection
+        } finally {
+            connection.closeNow();
+        }
     }
 }

@@ -143,7 +143,7 @@ class KeepAliveTurnsTest {
     /** Spins (it runs on the connection's thread, as a turn does) until the staged bytes reached the server socket. */
     private static void awaitBytes(ServerConnection connection) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (connection.bytesInSocket() == 0) {
+        while (connection.channel().socket().getInputStream().available() == 0) {
             if (System.nanoTime() > deadline) {
                 throw new IOException("the staged request never reached the server socket");
             }
