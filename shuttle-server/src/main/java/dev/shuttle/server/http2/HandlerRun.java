@@ -113,7 +113,7 @@ final class HandlerRun {
         } else {
             LOG.log(Level.WARNING, "handler failed on " + request, failure);
         }
-        respondWithError(stream, streams.remoteHasEnded(stream), status, null);
+        respondWithError(stream, stream.remoteEnded(), status, null);
     }
 
     private static boolean causedBy(Throwable failure, Throwable cause) {

@@ -29,8 +29,8 @@ final class Http2Stream {
     /** The request body received and not yet read, and its content-length check. */
     final ReceivedBody body = new ReceivedBody();
 
-    /** Opened by the client's HEADERS. */
-    StreamState state = StreamState.OPEN;
+    /** Opened by the client's HEADERS. Written under the lock; volatile so a thread can look without it. */
+    volatile StreamState state = StreamState.OPEN;
     /**
      * RST_STREAM sent or received, or the connection failed: the code, null while not reset. Written under the lock,
      * volatile so a handler can look without it.

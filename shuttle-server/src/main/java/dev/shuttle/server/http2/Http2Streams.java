@@ -1,16 +1,15 @@
 package dev.shuttle.server.http2;
 
 import dev.shuttle.server.Cancellation;
-import dev.shuttle.server.ClientGoneException;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.ChunkPool;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Exception;
 import dev.shuttle.wire.http2.ReceiveWindows;
 import dev.shuttle.wire.http2.ReceivedBody;
+import dev.shuttle.wire.http2.PeerStreamIds;
 import dev.shuttle.wire.http2.RecentResets;
 import dev.shuttle.wire.http2.SendWindows;
-import dev.shuttle.wire.http2.SkippedStreamIds;
 import dev.shuttle.wire.http2.StreamState;
 import dev.shuttle.wire.http2.StreamTable;
 import java.io.IOException;
@@ -20,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
 
@@ -37,26 +35,18 @@ final class Http2Streams {
     static final int END = -1;
 
     final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when a send window opens or the connection ends. */
-    private final Condition windowOpened = lock.newCondition();
     /** Guarded by lock: streams that are not yet closed or whose handler still runs (or waits to run). */
     private final StreamTable<Http2Stream> streams = new StreamTable<>();
-    /** Guarded by lock. */
-    private final SendWindows send = new SendWindows();
+    /** The send side, under this lock too: handlers take window from it directly. */
+    final SendCredit send = new SendCredit(lock);
     /** Guarded by lock. */
     private final ReceiveWindows receive;
     /** Guarded by lock: recycled chunks for request bodies. */
     private final ChunkPool chunks = new ChunkPool();
-    /** Guarded by lock: the highest stream id the client opened; read for GOAWAY by any thread through the lock. */
-    private int highestStreamId;
+    /** Guarded by lock: the ids the client opened, skipped, or had reset by us lately. */
+    private final PeerStreamIds peerIds = new PeerStreamIds();
     /** Guarded by lock: streams open as the client counts them (neither closed nor reset), for MAX_CONCURRENT_STREAMS. */
     private int open;
-    /** Guarded by lock: the lower stream ids the client skipped, which it can never open (RFC 9113 5.1.1). */
-    private final SkippedStreamIds skipped = new SkippedStreamIds();
-    /** Guarded by lock: streams we reset or refused that left the registry, whose late frames are ignored. */
-    private final RecentResets resetByUs = new RecentResets();
-    /** Guarded by lock: the connection ended; every wait fails from now on. */
-    private boolean ended;
 
     /** Told when a stream enters or leaves the registry (the server's stream gauge). */
     private final IntConsumer gauge;
@@ -72,11 +62,10 @@ final class Http2Streams {
     Http2Stream open(int id) {
         lock.lock();
         try {
-            Http2Stream stream = new Http2Stream(id, lock.newCondition(), send.open(id), receive.open(id));
+            Http2Stream stream = new Http2Stream(id, lock.newCondition(), send.openLocked(id), receive.open(id));
             streams.put(id, stream);
             gauge.accept(1);
-            skipped.opened(highestStreamId, id);
-            highestStreamId = id;
+            peerIds.opened(id);
             open++;
             return stream;
         } finally {
@@ -88,36 +77,8 @@ final class Http2Streams {
     void refuse(int id) {
         lock.lock();
         try {
-            skipped.opened(highestStreamId, id);
-            highestStreamId = Math.max(highestStreamId, id);
-            resetByUs.add(id);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    boolean isClosed(Http2Stream stream) {
-        lock.lock();
-        try {
-            return stream.isClosed();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    boolean remoteHasEnded(Http2Stream stream) {
-        lock.lock();
-        try {
-            return stream.remoteEnded();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    boolean localHasEnded(Http2Stream stream) {
-        lock.lock();
-        try {
-            return stream.localEnded();
+            peerIds.opened(id);
+            peerIds.resetByUs(id);
         } finally {
             lock.unlock();
         }
@@ -127,7 +88,7 @@ final class Http2Streams {
     boolean isIdle(int id) {
         lock.lock();
         try {
-            return id > highestStreamId;
+            return peerIds.isIdle(id);
         } finally {
             lock.unlock();
         }
@@ -136,7 +97,7 @@ final class Http2Streams {
     int highestStreamId() {
         lock.lock();
         try {
-            return highestStreamId;
+            return peerIds.highest();
         } finally {
             lock.unlock();
         }
@@ -149,7 +110,7 @@ final class Http2Streams {
     boolean wasSkipped(int id) {
         lock.lock();
         try {
-            return skipped.contains(id);
+            return peerIds.wasSkipped(id);
         } finally {
             lock.unlock();
         }
@@ -198,12 +159,12 @@ final class Http2Streams {
         lock.lock();
         try {
             Http2Stream stream = streams.get(streamId);
-            if (stream == null && streamId > highestStreamId) {
+            if (stream == null && peerIds.isIdle(streamId)) {
                 throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "DATA on idle stream " + streamId);
             }
             if (stream == null || stream.reset != null || stream.remoteEnded()) {
                 receive.receive(null, flowControlled, 0); // nobody reads these bytes: straight back to the connection
-                if (stream == null ? resetByUs.contains(streamId) : stream.reset != null && !stream.resetByPeer) {
+                if (stream == null ? peerIds.wasResetByUs(streamId) : stream.reset != null && !stream.resetByPeer) {
                     return; // we reset it; the client may have sent this before it knew (RFC 9113 5.4.2)
                 }
                 throw Http2Exception.streamError(streamId, Http2ErrorCode.STREAM_CLOSED,
@@ -291,11 +252,11 @@ final class Http2Streams {
             stream.state = stream.state.reset();
             countIfClosedLocked(stream);
             if (stream.cancellation != null) {
-                stream.cancellation.cancel(resetFailureLocked(stream));
+                stream.cancellation.cancel(stream.resetFailure());
             }
             receive.connectionConsumed(stream.body.discard(chunks));
             stream.changed.signalAll();
-            windowOpened.signalAll(); // a writer waiting for window must notice
+            send.wakeLocked(); // a writer waiting for window must notice
             removeIfDoneLocked(stream);
         } finally {
             lock.unlock();
@@ -309,28 +270,13 @@ final class Http2Streams {
             if (stream.cancellation == null) {
                 stream.cancellation = Cancellation.create();
                 if (stream.reset != null) {
-                    stream.cancellation.cancel(resetFailureLocked(stream));
+                    stream.cancellation.cancel(stream.resetFailure());
                 }
             }
             return stream.cancellation;
         } finally {
             lock.unlock();
         }
-    }
-
-    /** What a reset stream's body reads and writes throw. */
-    IOException resetFailure(Http2Stream stream) {
-        lock.lock();
-        try {
-            return resetFailureLocked(stream);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private IOException resetFailureLocked(Http2Stream stream) {
-        assert lock.isHeldByCurrentThread();
-        return stream.resetFailure();
     }
 
     /**
@@ -345,15 +291,13 @@ final class Http2Streams {
         try {
             Http2Stream stream = streamId == 0 ? null : streams.get(streamId);
             if (streamId != 0 && stream == null) {
-                if (streamId > highestStreamId) {
+                if (peerIds.isIdle(streamId)) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "WINDOW_UPDATE on idle stream " + streamId);
                 }
                 return true;
             }
-            boolean ordinary = send.update(stream == null ? null : stream.send, increment);
-            windowOpened.signalAll();
-            return ordinary;
+            return send.updateLocked(stream == null ? null : stream.send, increment);
         } finally {
             lock.unlock();
         }
@@ -365,8 +309,7 @@ final class Http2Streams {
         try {
             List<SendWindows.Stream> windows = new ArrayList<>(streams.size());
             streams.forEach(stream -> windows.add(stream.send));
-            send.initialWindowSize(size, windows);
-            windowOpened.signalAll();
+            send.initialWindowSizeLocked(size, windows);
         } finally {
             lock.unlock();
         }
@@ -376,7 +319,6 @@ final class Http2Streams {
     void endAll() {
         lock.lock();
         try {
-            ended = true;
             for (Http2Stream stream : streams.snapshot()) {
                 if (stream.reset == null) {
                     stream.connectionClosed = true;
@@ -385,13 +327,13 @@ final class Http2Streams {
                 }
                 countIfClosedLocked(stream);
                 if (stream.cancellation != null) {
-                    stream.cancellation.cancel(resetFailureLocked(stream));
+                    stream.cancellation.cancel(stream.resetFailure());
                 }
                 stream.body.discard(chunks);
                 stream.changed.signalAll();
             }
             chunks.release();
-            windowOpened.signalAll();
+            send.endLocked();
             gauge.accept(-streams.size()); // the connection is gone; its streams no longer count
             streams.clear();
         } finally {
@@ -413,7 +355,7 @@ final class Http2Streams {
             long left = timeoutNanos;
             while (stream.body.buffered() == 0) {
                 if (stream.reset != null) {
-                    throw resetFailureLocked(stream);
+                    throw stream.resetFailure();
                 }
                 if (stream.remoteEnded()) {
                     return END;
@@ -470,60 +412,6 @@ final class Http2Streams {
         }
     }
 
-    /**
-     * Takes up to {@code wanted} octets of send window for a DATA frame, waiting until both the stream's and the
-     * connection's windows allow at least one.
-     *
-     * @throws IOException when the stream is reset or the connection ended, or the window stays shut past
-     *                     {@code timeoutNanos} (a client that stopped reading)
-     */
-    int takeSendWindow(Http2Stream stream, int wanted, long timeoutNanos) throws IOException {
-        lock.lock();
-        try {
-            long left = timeoutNanos;
-            while (true) {
-                if (stream.reset != null) {
-                    throw resetFailureLocked(stream);
-                }
-                if (ended) {
-                    throw new ClientGoneException("the connection of stream " + stream.id + " closed");
-                }
-                int granted = send.take(stream.send, wanted, Http2Writer.MAX_DATA_FRAME);
-                if (granted > 0) {
-                    return granted;
-                }
-                if (left <= 0) {
-                    throw new SocketTimeoutException("the client kept its flow-control window shut for "
-                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
-                }
-                try {
-                    left = windowOpened.awaitNanos(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted waiting for flow-control window");
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Takes {@code wanted} bytes of send window at once if both windows have them, without waiting; 0 otherwise (and
-     * nothing is taken).
-     */
-    int tryTakeSendWindow(Http2Stream stream, int wanted) {
-        lock.lock();
-        try {
-            if (stream.reset != null || ended || !send.takeExactly(stream.send, wanted)) {
-                return 0;
-            }
-            return wanted;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Our END_STREAM went out. */
     void localEnded(Http2Stream stream) {
         lock.lock();
@@ -572,7 +460,7 @@ final class Http2Streams {
         if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id)) {
             gauge.accept(-1);
             if (stream.reset != null && !stream.resetByPeer) {
-                resetByUs.add(stream.id);
+                peerIds.resetByUs(stream.id);
             }
         }
     }
@@ -584,7 +472,7 @@ final class Http2Streams {
     boolean wasResetByUs(int id) {
         lock.lock();
         try {
-            return resetByUs.contains(id);
+            return peerIds.wasResetByUs(id);
         } finally {
             lock.unlock();
         }

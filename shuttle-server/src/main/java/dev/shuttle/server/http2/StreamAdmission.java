@@ -150,11 +150,11 @@ final class StreamAdmission {
             }
             return;
         }
-        if (streams.isClosed(stream)) {
+        if (stream.isClosed()) {
             // Both sides ended it: closed, whatever its handler still does (RFC 9113 5.1).
             throw Http2Exception.connectionError(Http2ErrorCode.STREAM_CLOSED, "HEADERS on closed stream " + id);
         }
-        if (streams.remoteHasEnded(stream)) {
+        if (stream.remoteEnded()) {
             resetProvoked(id, Http2ErrorCode.STREAM_CLOSED); // half-closed (remote)
             return;
         }

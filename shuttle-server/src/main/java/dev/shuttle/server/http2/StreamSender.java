@@ -44,7 +44,7 @@ final class StreamSender {
     void sendHeadersAndData(Http2Stream stream, List<String> fields, byte[] bytes, int offset, int length)
             throws IOException {
         checkNotReset(stream);
-        if (length <= Http2Writer.MAX_DATA_FRAME && streams.tryTakeSendWindow(stream, length) == length) {
+        if (length <= Http2Writer.MAX_DATA_FRAME && streams.send.tryTake(stream, length) == length) {
             streams.localEnded(stream);
             writer.headersAndData(stream.id, fields, bytes, offset, length);
             return;
@@ -68,8 +68,7 @@ final class StreamSender {
             return;
         }
         while (length > 0) {
-            int granted = streams.takeSendWindow(stream, Math.min(length, Http2Writer.MAX_DATA_FRAME),
-                    writeTimeoutNanos);
+            int granted = streams.send.take(stream, Math.min(length, Http2Writer.MAX_DATA_FRAME), writeTimeoutNanos);
             boolean last = end && granted == length;
             if (last) {
                 streams.localEnded(stream);
@@ -81,12 +80,12 @@ final class StreamSender {
     }
 
     boolean localEnded(Http2Stream stream) {
-        return streams.localHasEnded(stream);
+        return stream.localEnded();
     }
 
     private void checkNotReset(Http2Stream stream) throws IOException {
         if (stream.reset != null) {
-            throw streams.resetFailure(stream);
+            throw stream.resetFailure(); // its reasons are written before the volatile reset
         }
     }
 
