@@ -25,7 +25,7 @@ ServerSocket SocketAddress InetAddress Deflater ConnState KiB MiB GiB AssertionE
 ReadHeaderTimeout HostnameVerifier X509ExtendedTrustManager X509TrustManager Http2FrameCodec
 """.split())
 
-NAME = re.compile(r"(?<![\w.#/-])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?=[.#]|\b)(?![-/])")
+NAME = re.compile(r"(?<![\w/-])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+)(?=[.#]|\b)(?![-/])")
 DECLARED = re.compile(r"\b(?:class|interface|record|enum)\s+([A-Z]\w*)")
 
 
