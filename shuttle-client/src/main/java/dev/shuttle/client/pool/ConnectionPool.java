@@ -392,7 +392,7 @@ public final class ConnectionPool implements AutoCloseable {
                 // a real dial (at least the spare wait), dial as well — the ski-rental bound, at most twice the better
                 // choice — instead of paying up to the cap.
                 long overrun = expected + Math.max(spareWait, costs.rawDialCostNanos());
-                scheduler.schedule(overrun, () -> graceOver(pool, waiter));
+                scheduleGraceLocked(pool, waiter, overrun);
             }
             case WAIT_FOR_DRAIN_AND_DIAL_SPARE -> {
                 claimLocked(drain, waiter);
@@ -401,8 +401,7 @@ public final class ConnectionPool implements AutoCloseable {
             }
             case WAIT_FOR_DRAIN_THEN_DIAL -> {
                 claimLocked(drain, waiter);
-                long grace = decision.spareWait().toNanos();
-                scheduler.schedule(grace, () -> graceOver(pool, waiter));
+                scheduleGraceLocked(pool, waiter, decision.spareWait().toNanos());
             }
             case WAIT_FOR_SPARE -> {
                 // Not claiming the drain: a drained connection goes to the first waiter anyway, and this one is
@@ -486,6 +485,13 @@ public final class ConnectionPool implements AutoCloseable {
         serveUncoveredLocked(pool);
     }
 
+    /** Arms {@code waiter}'s grace or overrun timer, listed in its origin so that closing the pool cancels it. */
+    private void scheduleGraceLocked(OriginPool pool, Waiter waiter, long delayNanos) {
+        assert lock.isHeldByCurrentThread();
+        waiter.graceTimer = scheduler.schedule(delayNanos, () -> graceOver(pool, waiter));
+        pool.graceTimed.add(waiter);
+    }
+
     /**
      * A request waited its grace for a drain of an origin with no drain history, or its drain overran the estimate by
      * the spare wait: if nothing served it meanwhile, it dials as well (and still takes the drained connection if
@@ -494,6 +500,8 @@ public final class ConnectionPool implements AutoCloseable {
     private void graceOver(OriginPool pool, Waiter waiter) {
         lock.lock();
         try {
+            waiter.graceTimer = null;
+            pool.graceTimed.remove(waiter);
             if (!closed && !waiter.done && !waiter.dialing) {
                 startDialLocked(pool, waiter);
             }
@@ -1116,6 +1124,11 @@ public final class ConnectionPool implements AutoCloseable {
                     dialEndedLocked(pool, held.waiter, held.connection, null, held.dialStart, toClose);
                 }
                 pool.held.clear();
+                for (Waiter timed : pool.graceTimed) {
+                    timed.graceTimer.cancel(); // it would find the pool closed, but keep it reachable till then
+                    timed.graceTimer = null;
+                }
+                pool.graceTimed.clear();
             }
         } finally {
             lock.unlock();

@@ -983,6 +983,45 @@ class ConnectionPoolTest {
         first.release(false);
     }
 
+    /**
+     * A request waiting out its grace for a first drain has a timer on the scheduler; closing the pool cancels it,
+     * so the scheduler holds no reference to a closed pool (as for maintenance and held dials).
+     */
+    @Test
+    void closingThePoolCancelsAGraceTimer() throws Exception {
+        pool();
+        Lease first = acquire();
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("grace scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS));
+        pool.close();
+        assertThat(scheduler.pending()).as("the grace timer cancelled").isEmpty();
+        assertThat(waiting).failsWithin(Duration.ofSeconds(5));
+        first.release(false);
+    }
+
+    /** A request served before the close leaves its overrun timer behind; the close cancels that one too. */
+    @Test
+    void closingThePoolCancelsTheOverrunTimerOfARequestAlreadyServed() throws Exception {
+        pool();
+        Lease first = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(20 * MS);
+        costs.recordDrain(1_000_000, MS / 2, true, 50 * MS); // quick drains: this one is waited for alone
+        first.startDrain(new DrainProgress(now.get(), 100_000));
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        Await.until("overrun timer scheduled", () -> scheduler.pending().size() == 1);
+        first.release(true);
+        Lease next = waiting.get(5, TimeUnit.SECONDS);
+        next.release(true);
+        assertThat(scheduler.pending()).as("maintenance and the overrun timer").hasSize(2);
+        pool.close();
+        assertThat(scheduler.pending()).as("both cancelled").isEmpty();
+    }
+
     @Test
     void theDrainAboutToFinishIsChosenOverAnOlderOne() throws Exception {
         pool();
