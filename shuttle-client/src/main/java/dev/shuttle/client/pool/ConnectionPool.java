@@ -128,7 +128,10 @@ public final class ConnectionPool implements AutoCloseable {
      */
     public Lease acquire(Route route, boolean fresh, boolean checkIdle, long deadline, ClientTrace trace)
             throws IOException {
-        if (!fresh) {
+        if (fresh) {
+            return await(route, true, null, deadline, trace);
+        }
+        while (true) {
             Lease idle = takeIdle(route, checkIdle);
             if (idle != null) {
                 return idle;
@@ -137,8 +140,11 @@ public final class ConnectionPool implements AutoCloseable {
             if (hook != null) {
                 hook.run();
             }
+            Lease lease = await(route, false, null, deadline, trace);
+            if (lease != null) {
+                return lease;
+            }
         }
-        return await(route, fresh, null, deadline, trace);
     }
 
     /** {@link #acquire(Route, boolean, boolean, long, ClientTrace)} of the direct route to {@code origin}. */
@@ -286,7 +292,13 @@ public final class ConnectionPool implements AutoCloseable {
         entry.watched = entry.connection.watch(() -> idleConnectionWoke(entry));
     }
 
-    /** @param failed for a retry, the lease its request failed on, if known (it may take connections newer than it) */
+    /**
+     * Queues the request and waits. Returns null, without queuing, when a connection went idle since
+     * {@link #takeIdle} looked (it takes nothing from the idle list itself: a connection idle a while is checked
+     * outside the lock first); the caller then looks again rather than dial beside it.
+     *
+     * @param failed for a retry, the lease its request failed on, if known (it may take connections newer than it)
+     */
     private Lease await(Route route, boolean fresh, Lease failed, long deadline, ClientTrace trace)
             throws IOException {
         Waiter waiter;
@@ -295,6 +307,9 @@ public final class ConnectionPool implements AutoCloseable {
         try {
             checkOpenLocked();
             OriginPool pool = originLocked(route);
+            if (!fresh && !pool.idle.isEmpty()) {
+                return null;
+            }
             long now = clock.getAsLong();
             waiter = new Waiter(lock.newCondition(), fresh, failed != null ? failed.entry.serial + 1 : pool.opened + 1,
                     trace, deadline);

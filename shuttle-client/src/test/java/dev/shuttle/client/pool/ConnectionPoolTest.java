@@ -783,6 +783,36 @@ class ConnectionPoolTest {
         firstLease.release(true);
     }
 
+    /**
+     * The same race on an HTTP/1.1 origin: a request found nothing idle, and a connection is released (goes idle)
+     * before it queues (staged between the two holds of the pool's lock). It must take that connection rather than
+     * dial beside it.
+     */
+    @Test
+    void aRequestThatLookedJustBeforeAConnectionWentIdleTakesItInsteadOfDialing() throws Exception {
+        pool();
+        Lease busy = acquire();
+        gateDials();
+        CountDownLatch looked = new CountDownLatch(1);
+        CountDownLatch releasedMeanwhile = new CountDownLatch(1);
+        pool.afterIdleLookup = StagedHook.pauseUntil(looked, releasedMeanwhile);
+        CompletableFuture<Lease> late = acquireAsync();
+        assertThat(looked.await(5, TimeUnit.SECONDS)).isTrue();
+        pool.afterIdleLookup = null;
+        busy.release(true); // idle between the late request's look and its wait
+        releasedMeanwhile.countDown();
+
+        Await.until("the late request served or dialing", () -> late.isDone() || dialPermits.hasQueuedThreads());
+        boolean dialedBeside = dialPermits.hasQueuedThreads();
+        dialPermits.release(); // a dial, if any, completes: nothing is left blocked
+        assertThat(dialedBeside).as("a dial beside an idle connection").isFalse();
+        Lease lease = late.get(5, TimeUnit.SECONDS);
+        assertThat(lease.connection()).isSameAs(busy.connection());
+        assertThat(lease.wasIdle()).isTrue();
+        assertThat(dialed).hasSize(1);
+        lease.release(true);
+    }
+
     /** Dials are gated: lets the one {@code waiting} started through, and returns what it was served. */
     private Lease servedByItsOwnDial(CompletableFuture<Lease> waiting) throws Exception {
         Await.until("its dial started", () -> dialPermits.hasQueuedThreads());
