@@ -88,6 +88,11 @@ public final class ConnectionPool implements AutoCloseable {
     private TaskScheduler.Scheduled maintenance;
     /** Guarded by lock. Once true, always true. */
     private boolean closed;
+    /**
+     * Guarded by lock: waiters with a grace or overrun timer pending ({@link Waiter#graceTimer}), served or not, of
+     * every origin (maintenance may forget an origin before its timers ran): close cancels them.
+     */
+    private final List<Waiter> graceTimed = new ArrayList<>(0);
 
     private final AtomicLong checkouts = new AtomicLong();
     /** Hand-off decisions: waited for a drain; dialed because the drain was expected to be slower. */
@@ -500,11 +505,11 @@ public final class ConnectionPool implements AutoCloseable {
         serveUncoveredLocked(pool);
     }
 
-    /** Arms {@code waiter}'s grace or overrun timer, listed in its origin so that closing the pool cancels it. */
+    /** Arms {@code waiter}'s grace or overrun timer, listed so that closing the pool cancels it. */
     private void scheduleGraceLocked(OriginPool pool, Waiter waiter, long delayNanos) {
         assert lock.isHeldByCurrentThread();
         waiter.graceTimer = scheduler.schedule(delayNanos, () -> graceOver(pool, waiter));
-        pool.graceTimed.add(waiter);
+        graceTimed.add(waiter);
     }
 
     /**
@@ -516,7 +521,7 @@ public final class ConnectionPool implements AutoCloseable {
         lock.lock();
         try {
             waiter.graceTimer = null;
-            pool.graceTimed.remove(waiter);
+            graceTimed.remove(waiter);
             if (!closed && !waiter.done && !waiter.dialing) {
                 startDialLocked(pool, waiter);
             }
@@ -1139,12 +1144,12 @@ public final class ConnectionPool implements AutoCloseable {
                     dialEndedLocked(pool, held.waiter, held.connection, null, held.dialStart, toClose);
                 }
                 pool.held.clear();
-                for (Waiter timed : pool.graceTimed) {
-                    timed.graceTimer.cancel(); // it would find the pool closed, but keep it reachable till then
-                    timed.graceTimer = null;
-                }
-                pool.graceTimed.clear();
             }
+            for (Waiter timed : graceTimed) {
+                timed.graceTimer.cancel(); // it would find the pool closed, but keep it reachable till then
+                timed.graceTimer = null;
+            }
+            graceTimed.clear();
         } finally {
             lock.unlock();
         }

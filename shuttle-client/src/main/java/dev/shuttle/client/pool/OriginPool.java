@@ -26,8 +26,6 @@ final class OriginPool {
     int dialing;
     /** Dials whose connection is open but held back until it could answer; counted in {@link #dialing}. */
     final List<HeldDial> held = new ArrayList<>(0);
-    /** Waiters with a grace or overrun timer pending ({@link Waiter#graceTimer}), served or not: close cancels them. */
-    final List<Waiter> graceTimed = new ArrayList<>(0);
     /** Connections this origin's dials have opened so far: the serial of the latest ({@link PoolEntry#serial}). */
     long opened;
     /** Open multiplexed (HTTP/2) connections, LEASED or IDLE: where a request looks first for a free stream. */

@@ -1052,6 +1052,24 @@ class ConnectionPoolTest {
         assertThat(scheduler.pending()).as("both cancelled").isEmpty();
     }
 
+    /** A grace timer outlives its origin when maintenance forgets the origin first; closing still cancels it. */
+    @Test
+    void closingThePoolCancelsAGraceTimerOfAnOriginMaintenanceForgot() throws Exception {
+        pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults());
+        Lease first = acquire();
+        first.startDrain(new DrainProgress(now.get(), -1));
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("grace scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS));
+        first.release(true); // the drain ends first and serves the waiter; its grace timer stays
+        waiting.get(5, TimeUnit.SECONDS).release(true);
+        now.addAndGet(10 * SECOND);
+        pool.maintain(now.get()); // expires the idle connection and forgets the origin
+        assertThat(stats.originCount()).isZero();
+        pool.close();
+        assertThat(scheduler.pending()).as("the grace timer cancelled").isEmpty();
+    }
+
     @Test
     void theDrainAboutToFinishIsChosenOverAnOlderOne() throws Exception {
         pool();
