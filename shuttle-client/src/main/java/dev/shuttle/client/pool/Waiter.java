@@ -52,6 +52,14 @@ final class Waiter {
         return dialing || awaitedDrain != null || awaitsSpare;
     }
 
+    /** Gives up the drain this waiter claimed, if any. */
+    void unclaim() {
+        if (awaitedDrain != null) {
+            awaitedDrain.claimedBy = null;
+            awaitedDrain = null;
+        }
+    }
+
     /** Whether this waiter may take a stream of (or the whole) {@code entry}. */
     boolean accepts(PoolEntry entry) {
         return !freshOnly || entry.uses == 0 || entry.serial >= firstFreshSerial;
