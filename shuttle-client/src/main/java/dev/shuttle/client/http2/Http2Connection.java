@@ -11,6 +11,7 @@ import dev.shuttle.transport.ReadinessWatcher;
 import dev.shuttle.transport.Transport;
 import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http2.ChunkPool;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Exception;
@@ -21,6 +22,7 @@ import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.Http2Window;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.SettingsFrame;
+import dev.shuttle.wire.http2.StreamTable;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
 import dev.shuttle.wire.http2.WindowUpdatePolicy;
 import java.io.IOException;
@@ -84,7 +86,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private Io io = Io.ACTIVE;
     private boolean readerRunning;
     private ReadinessWatcher.Ticket ticket;
-    private final StreamMap streams = new StreamMap();
+    private final StreamTable<Http2Stream> streams = new StreamTable<>();
     /** Streams queued but not yet given an id by the writer. */
     private int queuedStreams;
     /** Open streams still waiting for END_STREAM (or a reset) from the server: the reader must keep reading. */
@@ -497,7 +499,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             stream.failure = cause;
             stream.unprocessed = unprocessed;
         }
-        long dropped = stream.discard(chunks);
+        long dropped = stream.body.discard(chunks);
         consumedLocked(null, dropped);
         closeLocked(stream);
     }

@@ -272,7 +272,7 @@ final class Http2Exchange implements ExchangeCodec {
                 }
                 if (stream.head != null) {
                     streamId = stream.id;
-                    bodyEndedEmpty = stream.remoteEnd && stream.buffered == 0; // stays so: nothing comes after
+                    bodyEndedEmpty = stream.remoteEnd && stream.body.buffered() == 0; // stays so: nothing comes after
                     head = stream.head;
                     break;
                 }

@@ -443,17 +443,17 @@ final class Http2Reader {
             }
             ByteBuffer data = frame.data(); // a heap slice of the read buffer
             int n = data.remaining();
-            if (n > 0) {
-                stream.append(data.array(), data.arrayOffset() + data.position(), n, connection.chunks);
-                stream.received += n;
-            }
             if (length > n) {
                 connection.consumedLocked(stream, length - n); // padding is consumed on arrival
             }
-            if (stream.declaredLength >= 0 && stream.received > stream.declaredLength) {
-                streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR, "body longer than its content-length "
-                        + stream.declaredLength);
-                return;
+            if (n > 0) {
+                try {
+                    stream.body.append(stream.id, data.array(), data.arrayOffset() + data.position(), n,
+                            connection.chunks);
+                } catch (Http2Exception e) {
+                    streamErrorLocked(stream, e.error(), e.getMessage()); // longer than its content-length
+                    return;
+                }
             }
             if (frame.endStream()) {
                 endLocked(stream);
@@ -523,7 +523,7 @@ final class Http2Reader {
                     }
                 } else {
                     stream.head = head;
-                    stream.declaredLength = declaredLength(head, stream.noBody);
+                    stream.body.declaredLength(declaredLength(head, stream.noBody));
                     if (frame.endStream()) {
                         endLocked(stream);
                     }
@@ -564,9 +564,10 @@ final class Http2Reader {
 
     /** END_STREAM arrived on {@code stream}. */
     private void endLocked(Http2Stream stream) {
-        if (stream.declaredLength >= 0 && stream.received != stream.declaredLength) {
-            streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR, "body of " + stream.received
-                    + " bytes, but content-length " + stream.declaredLength);
+        try {
+            stream.body.end(stream.id);
+        } catch (Http2Exception e) {
+            streamErrorLocked(stream, e.error(), e.getMessage()); // shorter than its content-length
             return;
         }
         connection.remoteEndLocked(stream);
