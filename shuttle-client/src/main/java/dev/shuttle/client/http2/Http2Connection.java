@@ -21,6 +21,7 @@ import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.Http2Window;
 import dev.shuttle.wire.http2.PingFrame;
+import dev.shuttle.wire.http2.SendWindows;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.StreamTable;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
@@ -102,8 +103,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private int goAwayLastStreamId = Integer.MAX_VALUE;
     private IOException failure;
     Http2Settings peerSettings = Http2Settings.DEFAULTS;
-    /** What the server lets us send on the connection. */
-    final Http2Window sendWindow = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    /** What the server lets us send, on the connection and each stream. */
+    final SendWindows sendWindows = new SendWindows();
     /** The deadlines of callers waiting on streams. */
     final WaitDeadlines deadlines;
     /** Chunks for received body bytes; emptied and not refilled while parked or closed. */
@@ -344,7 +345,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         stream.id = nextStreamId;
         nextStreamId += 2;
         stream.state = Http2Stream.State.OPEN;
-        stream.sendWindow = new Http2Window(stream.id, peerSettings.initialWindowSize());
+        stream.send = sendWindows.open(stream.id);
         stream.receiveWindow = new Http2Window(stream.id, options.streamWindow());
         stream.receivePolicy = new WindowUpdatePolicy(options.streamWindow());
         streams.put(stream.id, stream);
@@ -387,16 +388,14 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     int takeSendWindowLocked(Http2Stream stream, int wanted) throws IOException {
         assert lock.isHeldByCurrentThread();
         checkSendableLocked(stream);
-        if (stream.state == Http2Stream.State.OPEN) {
-            int n = Math.min(Math.min(wanted, peerSettings.maxFrameSize()),
-                    Math.min(stream.sendWindow.available(), sendWindow.available()));
-            if (n > 0 || wanted == 0) {
-                stream.sendWindow.consume(n);
-                sendWindow.consume(n);
-                return n;
-            }
+        if (stream.state != Http2Stream.State.OPEN) {
+            return -1;
         }
-        return -1;
+        if (wanted == 0) {
+            return 0;
+        }
+        int n = sendWindows.take(stream.send, wanted, peerSettings.maxFrameSize());
+        return n > 0 ? n : -1;
     }
 
     /** Queues body bytes whose credit was taken; the caller saw room ({@link Http2Writer#hasRoomForDataLocked}). */
@@ -425,13 +424,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         if (stream.state == Http2Stream.State.OPEN && stream.failure == null) {
             return true;
         }
-        if (length > 0) {
-            try {
-                sendWindow.increase(length);
-            } catch (Http2Exception e) {
-                // cannot exceed what was taken from it
-            }
-        }
+        sendWindows.refund(stream.send, length);
         return false;
     }
 

@@ -18,6 +18,7 @@ import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.PushPromiseFrame;
 import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.http2.SendWindows;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
 import java.io.EOFException;
@@ -25,6 +26,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -624,10 +626,13 @@ final class Http2Reader {
             Http2Settings after = before.apply(frame);
             connection.peerSettings = after;
             if (after.initialWindowSize() != before.initialWindowSize()) {
-                for (Http2Stream stream : connection.streamsLocked()) {
-                    stream.sendWindow.adjustInitialSize(before.initialWindowSize(), after.initialWindowSize());
-                    stream.sendSideChanged();
+                List<Http2Stream> open = connection.streamsLocked();
+                List<SendWindows.Stream> windows = new ArrayList<>(open.size());
+                for (Http2Stream stream : open) {
+                    windows.add(stream.send);
                 }
+                connection.sendWindows.initialWindowSize(after.initialWindowSize(), windows);
+                open.forEach(Http2Stream::sendSideChanged);
             }
             if (after.headerTableSize() != before.headerTableSize()) {
                 connection.writer.enqueueLocked(new Http2Writer.TableSizeOut(after.headerTableSize()));
@@ -674,7 +679,7 @@ final class Http2Reader {
         connection.lock.lock();
         try {
             if (frame.streamId() == 0) {
-                connection.sendWindow.increase(frame.increment());
+                connection.sendWindows.update(null, frame.increment());
                 connection.sendSideChangedLocked();
                 return;
             }
@@ -687,7 +692,7 @@ final class Http2Reader {
                 return; // closed meanwhile
             }
             try {
-                stream.sendWindow.increase(frame.increment());
+                connection.sendWindows.update(stream.send, frame.increment());
             } catch (Http2Exception e) {
                 streamErrorLocked(stream, e.error(), e.getMessage());
                 return;

@@ -3,6 +3,7 @@ package dev.shuttle.client.http2;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2ResponseHead;
 import dev.shuttle.wire.http2.ReceivedBody;
+import dev.shuttle.wire.http2.SendWindows;
 import dev.shuttle.wire.http2.Http2Window;
 import dev.shuttle.wire.http2.WindowUpdatePolicy;
 import java.io.IOException;
@@ -67,8 +68,8 @@ final class Http2Stream {
     /** The failure says the server never processed the request (REFUSED_STREAM, GOAWAY above it, never sent). */
     boolean unprocessed;
 
-    /** Our send window on this stream; the peer's WINDOW_UPDATEs and SETTINGS change it. */
-    Http2Window sendWindow;
+    /** Our send window on this stream (null until it has an id); the peer's WINDOW_UPDATEs and SETTINGS change it. */
+    SendWindows.Stream send;
     /** Our receive window, and when to hand its credit back. */
     Http2Window receiveWindow;
     WindowUpdatePolicy receivePolicy;
