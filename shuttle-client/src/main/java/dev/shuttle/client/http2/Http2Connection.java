@@ -19,13 +19,12 @@ import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2Settings;
-import dev.shuttle.wire.http2.Http2Window;
 import dev.shuttle.wire.http2.PingFrame;
+import dev.shuttle.wire.http2.ReceiveWindows;
 import dev.shuttle.wire.http2.SendWindows;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.StreamTable;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
-import dev.shuttle.wire.http2.WindowUpdatePolicy;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -109,9 +108,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     final WaitDeadlines deadlines;
     /** Chunks for received body bytes; emptied and not refilled while parked or closed. */
     final ChunkPool chunks = new ChunkPool();
-    /** What we let the server send on the connection. */
-    final Http2Window receiveWindow;
-    final WindowUpdatePolicy receivePolicy;
+    /** What we let the server send, on the connection and each stream, and when to hand the credit back. */
+    final ReceiveWindows receiveWindows;
 
     // ---- any thread ----
     /** Streams the pool may put on this connection; 0 once it takes no new ones. */
@@ -147,8 +145,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         // not switch the channel's blocking mode: a write starting meanwhile failed with IllegalBlockingModeException
         // and took the connection down.
         transport.shareWithWriters();
-        this.receiveWindow = new Http2Window(0, options.connectionWindow());
-        this.receivePolicy = new WindowUpdatePolicy(options.connectionWindow());
+        this.receiveWindows = new ReceiveWindows(options.connectionWindow(), options.streamWindow());
     }
 
     /**
@@ -346,8 +343,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         nextStreamId += 2;
         stream.state = Http2Stream.State.OPEN;
         stream.send = sendWindows.open(stream.id);
-        stream.receiveWindow = new Http2Window(stream.id, options.streamWindow());
-        stream.receivePolicy = new WindowUpdatePolicy(options.streamWindow());
+        stream.receive = receiveWindows.open(stream.id);
         streams.put(stream.id, stream);
         awaitingServer++;
         stream.sendSideChanged(); // a body waits for the id
@@ -451,21 +447,33 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         if (n <= 0 || io == Io.CLOSED) {
             return;
         }
-        try {
-            int connection = receivePolicy.consumed((int) Math.min(Integer.MAX_VALUE, n));
-            if (connection > 0) {
-                receiveWindow.increase(connection);
-                writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(0, connection), false));
-            }
-            if (stream != null && stream.receivePolicy != null && !stream.remoteEnd && !stream.isClosed()) {
-                int own = stream.receivePolicy.consumed((int) Math.min(Integer.MAX_VALUE, n));
-                if (own > 0) {
-                    stream.receiveWindow.increase(own);
-                    writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(stream.id, own), false));
-                }
-            }
-        } catch (Http2Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "window update beyond 2^31-1 skipped", e);
+        receiveWindows.connectionConsumed(n);
+        connectionCreditLocked();
+        streamCreditLocked(stream, n);
+    }
+
+    /** Queues the connection's WINDOW_UPDATE if the update policy has one due. */
+    void connectionCreditLocked() {
+        assert lock.isHeldByCurrentThread();
+        int increment = receiveWindows.takeConnectionUpdate();
+        if (increment > 0 && io != Io.CLOSED) {
+            writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(0, increment), false));
+        }
+    }
+
+    /**
+     * {@code n} octets of {@code stream} were consumed: queues its WINDOW_UPDATE if one is due and the server may
+     * still send on it.
+     */
+    void streamCreditLocked(Http2Stream stream, long n) {
+        assert lock.isHeldByCurrentThread();
+        if (n <= 0 || stream == null || stream.receive == null || stream.remoteEnd || stream.isClosed()
+                || io == Io.CLOSED) {
+            return;
+        }
+        int increment = receiveWindows.streamConsumed(stream.receive, n);
+        if (increment > 0) {
+            writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(stream.id, increment), false));
         }
     }
 

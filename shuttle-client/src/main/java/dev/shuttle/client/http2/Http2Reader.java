@@ -418,36 +418,37 @@ final class Http2Reader {
 
     private void onData(DataFrame frame) throws IOException {
         int length = frame.flowControlledLength();
+        ByteBuffer data = frame.data(); // a heap slice of the read buffer
+        int n = data.remaining();
         connection.lock.lock();
         try {
-            connection.receiveWindow.receive(length);
             Http2Stream stream = connection.streamLocked(frame.streamId());
+            boolean readable = stream != null && stream.head != null && !stream.remoteEnd;
+            try {
+                // Unreadable (a stream we reset, or DATA where none may come): the credit comes straight back.
+                connection.receiveWindows.receive(readable ? stream.receive : null, length, n);
+            } catch (Http2Exception e) {
+                if (e.isConnectionError()) {
+                    throw e;
+                }
+                connection.connectionCreditLocked();
+                streamErrorLocked(stream, e.error(), e.getMessage()); // its window overrun
+                return;
+            }
+            connection.connectionCreditLocked();
             if (stream == null) {
                 if (!connection.wasOpenedLocked(frame.streamId())) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "DATA on stream " + frame.streamId() + ", which was never opened");
                 }
-                connection.consumedLocked(null, length); // a stream we reset: the credit comes straight back
                 return;
             }
-            if (stream.head == null || stream.remoteEnd) {
-                connection.consumedLocked(null, length);
+            if (!readable) {
                 streamErrorLocked(stream, Http2ErrorCode.PROTOCOL_ERROR,
                         stream.head == null ? "DATA before the response head" : "DATA after END_STREAM");
                 return;
             }
-            try {
-                stream.receiveWindow.receive(length);
-            } catch (Http2Exception e) {
-                connection.consumedLocked(null, length);
-                streamErrorLocked(stream, e.error(), e.getMessage());
-                return;
-            }
-            ByteBuffer data = frame.data(); // a heap slice of the read buffer
-            int n = data.remaining();
-            if (length > n) {
-                connection.consumedLocked(stream, length - n); // padding is consumed on arrival
-            }
+            connection.streamCreditLocked(stream, length - n); // padding is consumed on arrival
             if (n > 0) {
                 try {
                     stream.body.append(stream.id, data.array(), data.arrayOffset() + data.position(), n,

@@ -2,10 +2,9 @@ package dev.shuttle.client.http2;
 
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2ResponseHead;
+import dev.shuttle.wire.http2.ReceiveWindows;
 import dev.shuttle.wire.http2.ReceivedBody;
 import dev.shuttle.wire.http2.SendWindows;
-import dev.shuttle.wire.http2.Http2Window;
-import dev.shuttle.wire.http2.WindowUpdatePolicy;
 import java.io.IOException;
 import java.util.concurrent.locks.Condition;
 
@@ -70,9 +69,8 @@ final class Http2Stream {
 
     /** Our send window on this stream (null until it has an id); the peer's WINDOW_UPDATEs and SETTINGS change it. */
     SendWindows.Stream send;
-    /** Our receive window, and when to hand its credit back. */
-    Http2Window receiveWindow;
-    WindowUpdatePolicy receivePolicy;
+    /** Our receive window on this stream (null until it has an id), and when to hand its credit back. */
+    ReceiveWindows.Stream receive;
 
     Http2Stream(Condition changed) {
         this.changed = changed;
