@@ -19,10 +19,10 @@ import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2Settings;
+import dev.shuttle.wire.http2.OpeningFrames;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.ReceiveWindows;
 import dev.shuttle.wire.http2.SendWindows;
-import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.StreamTable;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
 import java.io.IOException;
@@ -154,12 +154,11 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
      * first stream.
      */
     public void start() throws IOException {
-        ByteBuffer out = ByteBuffer.allocate(Http2Preface.LENGTH + 64);
+        List<Http2Frame> opening = OpeningFrames.of(options.localSettings(), options.connectionWindow());
+        ByteBuffer out = ByteBuffer.allocate(Http2Preface.LENGTH + OpeningFrames.length(opening));
         Http2Preface.write(out);
-        Http2FrameWriter.write(out, SettingsFrame.of(options.localSettings().changesFrom(Http2Settings.DEFAULTS)));
-        int extra = options.connectionWindow() - Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
-        if (extra > 0) {
-            Http2FrameWriter.write(out, new WindowUpdateFrame(0, extra));
+        for (Http2Frame frame : opening) {
+            Http2FrameWriter.write(out, frame);
         }
         out.flip();
         transport.write(out.array(), 0, out.limit());

@@ -2,7 +2,7 @@ package dev.shuttle.client.http2;
 
 import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.Transport;
-import dev.shuttle.wire.hpack.HpackEncoder;
+import dev.shuttle.wire.http2.FieldBlockEncoder;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
@@ -74,8 +74,8 @@ final class Http2Writer {
     private final ReentrantLock lock;
     private final Transport transport;
     private final BufferPool buffers;
-    /** Writer thread only. */
-    private final HpackEncoder encoder = new HpackEncoder();
+    /** Writer thread only: field blocks are encoded in the order HEADERS leave. */
+    private final FieldBlockEncoder blocks = new FieldBlockEncoder();
 
     /** Guarded by lock. */
     private final ArrayDeque<Outbound> queue = new ArrayDeque<>();
@@ -286,30 +286,16 @@ final class Http2Writer {
             throws IOException {
         switch (item) {
             case HeadersOut headers -> {
-                int blockBound = HpackEncoder.maxEncodedLength(headers.fields());
-                if (blockBound <= maxFrameSize && Http2Frame.HEADER_LENGTH + blockBound <= out.capacity()) {
-                    ensureRoom(out, Http2Frame.HEADER_LENGTH + blockBound, ended);
-                    encodeInPlace(headers, out);
-                    if (headers.endStream()) {
-                        ended.add(headers.stream());
-                    }
-                    return out;
-                }
-                // A block that may need CONTINUATION frames, or more room than the write buffer has: on its own.
-                ByteBuffer block = ByteBuffer.allocate(blockBound);
-                encoder.encode(headers.fields(), block);
-                block.flip();
-                int length = Http2FrameWriter.headerBlockLength(block.remaining(), maxFrameSize);
+                blocks.peerMaxFrameSize(maxFrameSize);
+                int length = blocks.maxLength(headers.fields());
                 if (length > out.capacity()) {
-                    flush(out, ended);
+                    flush(out, ended); // more than the write buffer holds: on its own
                     ByteBuffer large = ByteBuffer.allocate(length);
-                    Http2FrameWriter.writeHeaderBlock(large, headers.stream().id, block, headers.endStream(),
-                            maxFrameSize);
+                    blocks.write(large, headers.stream().id, headers.fields(), headers.endStream());
                     write(large.flip());
                 } else {
                     ensureRoom(out, length, ended);
-                    Http2FrameWriter.writeHeaderBlock(out, headers.stream().id, block, headers.endStream(),
-                            maxFrameSize);
+                    blocks.write(out, headers.stream().id, headers.fields(), headers.endStream());
                 }
                 if (headers.endStream()) {
                     ended.add(headers.stream());
@@ -355,25 +341,9 @@ final class Http2Writer {
                 ensureRoom(out, Http2FrameWriter.encodedLength(control.frame()), ended);
                 Http2FrameWriter.write(out, control.frame());
             }
-            case TableSizeOut size -> encoder.peerMaxTableSize(size.headerTableSize());
+            case TableSizeOut size -> blocks.peerTableSize(size.headerTableSize());
         }
         return out;
-    }
-
-    /**
-     * Encodes a field block that surely fits one frame straight into {@code out}, behind room left for the frame
-     * header, which is written once the block's length is known: no block buffer per request, no copy.
-     */
-    private void encodeInPlace(HeadersOut headers, ByteBuffer out) {
-        int start = out.position();
-        out.position(start + Http2Frame.HEADER_LENGTH);
-        encoder.encode(headers.fields(), out);
-        int end = out.position();
-        out.position(start);
-        Http2FrameWriter.writeFrameHeader(out, end - start - Http2Frame.HEADER_LENGTH, Http2Frame.TYPE_HEADERS,
-                Http2Frame.FLAG_END_HEADERS | (headers.endStream() ? Http2Frame.FLAG_END_STREAM : 0),
-                headers.stream().id);
-        out.position(end);
     }
 
     private void ensureRoom(ByteBuffer out, int length, List<Http2Stream> ended) throws IOException {
