@@ -20,6 +20,7 @@ import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.OpeningFrames;
+import dev.shuttle.wire.http2.OwnStreamIds;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.ReceiveWindows;
 import dev.shuttle.wire.http2.SendWindows;
@@ -95,7 +96,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private boolean readerBlocked;
     /** A PING was queued to wake a reader blocked in a read on a connection that went quiet. */
     private boolean wakePingQueued;
-    private int nextStreamId = 1;
+    /** The ids of our streams: handed out as HEADERS leave. */
+    private final OwnStreamIds ownIds = new OwnStreamIds(true);
     /** False after GOAWAY, a failure or close: no new stream. */
     private boolean accepting = true;
     /** From the server's GOAWAY: streams above it were not processed. */
@@ -333,13 +335,12 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             wakeQuietReaderLocked(); // reset before it left: it may have been all the reader waited for
             return false;
         }
-        if (!accepting || nextStreamId < 0) {
+        if (!accepting || ownIds.exhausted()) {
             failStreamLocked(stream, new IOException("HTTP/2 connection to " + origin + " stopped taking streams"),
                     true);
             return false;
         }
-        stream.id = nextStreamId;
-        nextStreamId += 2;
+        stream.id = ownIds.next();
         stream.state = Http2Stream.State.OPEN;
         stream.send = sendWindows.open(stream.id);
         stream.receive = receiveWindows.open(stream.id);
@@ -581,12 +582,12 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     }
 
     /**
-     * Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since). Ids are
-     * given in order as HEADERS leave, so every odd id below the next was opened; an even id (a server's) or one at
-     * or above the next is idle, and any frame but PRIORITY on it is a connection error (RFC 9113 section 5.1).
+     * Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since); any frame
+     * but PRIORITY on another is a connection error (RFC 9113 section 5.1).
      */
     boolean wasOpenedLocked(int streamId) {
-        return (streamId & 1) == 1 && streamId < nextStreamId;
+        assert lock.isHeldByCurrentThread();
+        return ownIds.wasOpened(streamId);
     }
 
     List<Http2Stream> streamsLocked() {
