@@ -115,7 +115,7 @@ final class Http2Body implements BodySource {
                     n = b != null ? stream.body.take(b, off, len, connection.chunks)
                             : stream.body.skip(len, connection.chunks);
                     bytesRead += n;
-                    connection.consumedLocked(stream, n);
+                    connection.streams.consumedLocked(stream, n);
                     if (stream.body.buffered() == 0 && stream.remoteEnd) {
                         state = State.ENDED;
                         ended = true;
@@ -213,9 +213,9 @@ final class Http2Body implements BodySource {
             };
             if (was == State.OPEN) {
                 discarded = stream.body.discard(connection.chunks);
-                connection.consumedLocked(stream, discarded);
+                connection.streams.consumedLocked(stream, discarded);
                 if (outcome == DrainOutcome.RESET_STREAM) {
-                    connection.resetLocked(stream, Http2ErrorCode.CANCEL,
+                    connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL,
                             new IOException(leaked != null ? "response leaked" : "response body closed"));
                 }
             }

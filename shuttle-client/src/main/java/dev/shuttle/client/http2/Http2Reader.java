@@ -120,14 +120,14 @@ final class Http2Reader {
             stopped = true;
             stage(Stage.STOPPED);
         } catch (Http2Exception e) {
-            connection.readerFailed(e, e.error());
+            connection.parking.readerFailed(e, e.error());
         } catch (EOFException e) {
-            connection.readerFailed(e, null);
+            connection.parking.readerFailed(e, null);
         } catch (IOException e) {
-            connection.readerFailed(new IOException("reading from " + connection.origin() + " failed: "
+            connection.parking.readerFailed(new IOException("reading from " + connection.origin() + " failed: "
                     + e.getMessage(), e), null);
         } catch (RuntimeException e) {
-            connection.readerFailed(new IOException("HTTP/2 reader failed", e), Http2ErrorCode.INTERNAL_ERROR);
+            connection.parking.readerFailed(new IOException("HTTP/2 reader failed", e), Http2ErrorCode.INTERNAL_ERROR);
         } finally {
             if (!stopped) {
                 // Failed: the connection is closed, no other reader can start, so this one still owns its state.
@@ -227,7 +227,7 @@ final class Http2Reader {
                 lingered = false;
                 // Read on. Marked under the lock that closes streams, so a reset of the last stream sees it and
                 // wakes this read with a PING (see Http2Connection.closeLocked).
-                connection.readerBlockedLocked(true);
+                connection.streams.readerBlockedLocked(true);
                 return Next.READ;
             }
             if (!lingered) {
@@ -243,7 +243,7 @@ final class Http2Reader {
 
     /** Nothing open, nothing half-read, no PING outstanding, no input held by the transport. */
     private boolean quietLocked() {
-        return connection.quietLocked() && !pingOutstanding && !blocks.inProgress() && prefaceSeen
+        return connection.streams.quietLocked() && !pingOutstanding && !blocks.inProgress() && prefaceSeen
                 && !connection.transport.hasBufferedInput();
     }
 
@@ -291,7 +291,7 @@ final class Http2Reader {
             buffer.flip();
             connection.lock.lock();
             try {
-                connection.readerBlockedLocked(false);
+                connection.streams.readerBlockedLocked(false);
             } finally {
                 connection.lock.unlock();
             }
@@ -343,7 +343,7 @@ final class Http2Reader {
         connection.lock.lock();
         try {
             if (!quietLocked()) {
-                connection.readerBlockedLocked(true); // as in next()
+                connection.streams.readerBlockedLocked(true); // as in next()
                 return false;
             }
         } finally {
@@ -351,7 +351,7 @@ final class Http2Reader {
         }
         give();
         connection.transport.releaseBuffers();
-        if (connection.readerStopping()) {
+        if (connection.parking.readerStopping()) {
             return true;
         }
         take();
@@ -422,22 +422,22 @@ final class Http2Reader {
         int n = data.remaining();
         connection.lock.lock();
         try {
-            Http2Stream stream = connection.streamLocked(frame.streamId());
+            Http2Stream stream = connection.streams.getLocked(frame.streamId());
             boolean readable = stream != null && stream.head != null && !stream.remoteEnd;
             try {
                 // Unreadable (a stream we reset, or DATA where none may come): the credit comes straight back.
-                connection.receiveWindows.receive(readable ? stream.receive : null, length, n);
+                connection.streams.receiveWindows.receive(readable ? stream.receive : null, length, n);
             } catch (Http2Exception e) {
                 if (e.isConnectionError()) {
                     throw e;
                 }
-                connection.connectionCreditLocked();
+                connection.streams.connectionCreditLocked();
                 streamErrorLocked(stream, e.error(), e.getMessage()); // its window overrun
                 return;
             }
-            connection.connectionCreditLocked();
+            connection.streams.connectionCreditLocked();
             if (stream == null) {
-                if (!connection.wasOpenedLocked(frame.streamId())) {
+                if (!connection.streams.wasOpenedLocked(frame.streamId())) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "DATA on stream " + frame.streamId() + ", which was never opened");
                 }
@@ -448,7 +448,7 @@ final class Http2Reader {
                         stream.head == null ? "DATA before the response head" : "DATA after END_STREAM");
                 return;
             }
-            connection.streamCreditLocked(stream, length - n); // padding is consumed on arrival
+            connection.streams.streamCreditLocked(stream, length - n); // padding is consumed on arrival
             if (n > 0) {
                 try {
                     stream.body.append(stream.id, data.array(), data.arrayOffset() + data.position(), n,
@@ -473,8 +473,8 @@ final class Http2Reader {
         boolean trailers;
         connection.lock.lock();
         try {
-            stream = connection.streamLocked(streamId);
-            if (stream == null && !connection.wasOpenedLocked(streamId)) {
+            stream = connection.streams.getLocked(streamId);
+            if (stream == null && !connection.streams.wasOpenedLocked(streamId)) {
                 throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                         "HEADERS on stream " + streamId + ", which was never opened");
             }
@@ -573,12 +573,12 @@ final class Http2Reader {
             streamErrorLocked(stream, e.error(), e.getMessage()); // shorter than its content-length
             return;
         }
-        connection.remoteEndLocked(stream);
+        connection.streams.remoteEndLocked(stream);
         if (!stream.localEnd) {
             // The server answered before reading the whole request: stop sending it (RFC 9113 section 8.1).
-            connection.stopSendingLocked(stream, true);
+            connection.streams.stopSendingLocked(stream, true);
         } else {
-            connection.closeIfDoneLocked(stream);
+            connection.streams.closeIfDoneLocked(stream);
         }
         wakeLocked(stream);
     }
@@ -586,9 +586,9 @@ final class Http2Reader {
     private void onReset(RstStreamFrame frame) throws IOException {
         connection.lock.lock();
         try {
-            Http2Stream stream = connection.streamLocked(frame.streamId());
+            Http2Stream stream = connection.streams.getLocked(frame.streamId());
             if (stream == null) {
-                if (!connection.wasOpenedLocked(frame.streamId())) {
+                if (!connection.streams.wasOpenedLocked(frame.streamId())) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "RST_STREAM on stream " + frame.streamId() + ", which was never opened");
                 }
@@ -596,11 +596,11 @@ final class Http2Reader {
             }
             Http2ErrorCode error = frame.error();
             if (stream.remoteEnd && error == Http2ErrorCode.NO_ERROR) {
-                connection.stopSendingLocked(stream, false); // response complete; it just stops our sending
+                connection.streams.stopSendingLocked(stream, false); // response complete; it just stops our sending
                 return;
             }
             boolean refused = error == Http2ErrorCode.REFUSED_STREAM;
-            connection.failStreamLocked(stream, new IOException("server reset the stream ("
+            connection.streams.failLocked(stream, new IOException("server reset the stream ("
                     + Http2ErrorCode.describe(frame.errorCode()) + ")"
                     + (refused ? ": refused before processing the request" : "")), refused);
         } finally {
@@ -627,12 +627,12 @@ final class Http2Reader {
             Http2Settings after = before.apply(frame);
             connection.peerSettings = after;
             if (after.initialWindowSize() != before.initialWindowSize()) {
-                List<Http2Stream> open = connection.streamsLocked();
+                List<Http2Stream> open = connection.streams.snapshotLocked();
                 List<SendWindows.Stream> windows = new ArrayList<>(open.size());
                 for (Http2Stream stream : open) {
                     windows.add(stream.send);
                 }
-                connection.sendWindows.initialWindowSize(after.initialWindowSize(), windows);
+                connection.streams.sendWindows.initialWindowSize(after.initialWindowSize(), windows);
                 open.forEach(Http2Stream::sendSideChanged);
             }
             if (after.headerTableSize() != before.headerTableSize()) {
@@ -680,20 +680,20 @@ final class Http2Reader {
         connection.lock.lock();
         try {
             if (frame.streamId() == 0) {
-                connection.sendWindows.update(null, frame.increment());
-                connection.sendSideChangedLocked();
+                connection.streams.sendWindows.update(null, frame.increment());
+                connection.streams.sendSideChangedLocked();
                 return;
             }
-            Http2Stream stream = connection.streamLocked(frame.streamId());
+            Http2Stream stream = connection.streams.getLocked(frame.streamId());
             if (stream == null) {
-                if (!connection.wasOpenedLocked(frame.streamId())) {
+                if (!connection.streams.wasOpenedLocked(frame.streamId())) {
                     throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR,
                             "WINDOW_UPDATE on stream " + frame.streamId() + ", which was never opened");
                 }
                 return; // closed meanwhile
             }
             try {
-                connection.sendWindows.update(stream.send, frame.increment());
+                connection.streams.sendWindows.update(stream.send, frame.increment());
             } catch (Http2Exception e) {
                 streamErrorLocked(stream, e.error(), e.getMessage());
                 return;
@@ -707,7 +707,7 @@ final class Http2Reader {
     private void streamError(int streamId, Http2ErrorCode error, String message) {
         connection.lock.lock();
         try {
-            Http2Stream stream = connection.streamLocked(streamId);
+            Http2Stream stream = connection.streams.getLocked(streamId);
             if (stream != null) {
                 streamErrorLocked(stream, error, message);
             }
@@ -717,6 +717,6 @@ final class Http2Reader {
     }
 
     private void streamErrorLocked(Http2Stream stream, Http2ErrorCode error, String message) {
-        connection.resetLocked(stream, error, new IOException("HTTP/2 stream " + stream.id + " failed: " + message));
+        connection.streams.resetLocked(stream, error, new IOException("HTTP/2 stream " + stream.id + " failed: " + message));
     }
 }

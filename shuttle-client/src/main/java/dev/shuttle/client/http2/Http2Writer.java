@@ -133,7 +133,7 @@ final class Http2Writer {
     /** Starts the writer thread if frames wait, none runs, and the connection owns its channel (ACTIVE). */
     void resumeLocked() {
         assert lock.isHeldByCurrentThread();
-        if (!running && !queue.isEmpty() && connection.channelWritableLocked()) {
+        if (!running && !queue.isEmpty() && connection.parking.activeLocked()) {
             running = true;
             Thread.ofVirtual().name("shuttle-h2-writer-" + connection.id()).start(this::run);
         }
@@ -211,7 +211,7 @@ final class Http2Writer {
                         queuedControl--;
                     }
                     if (item == null && out.position() == 0 && ended.isEmpty()) {
-                        if (connection.writerMayWaitLocked()) {
+                        if (connection.parking.writerMayWaitLocked()) {
                             long dismissals = generation;
                             waiting = true;
                             work.awaitUninterruptibly(); // never interrupted; enqueue or dismissal signals
@@ -222,10 +222,10 @@ final class Http2Writer {
                             continue;
                         }
                         running = false;
-                        connection.writerStoppedLocked();
+                        connection.parking.writerStoppedLocked();
                         return;
                     }
-                    if (item instanceof HeadersOut headers && !connection.assignIdLocked(headers.stream())) {
+                    if (item instanceof HeadersOut headers && !connection.streams.assignIdLocked(headers.stream())) {
                         continue; // reset before it left, or the connection stopped taking streams
                     }
                     maxFrameSize = connection.peerMaxFrameSizeLocked();
@@ -269,7 +269,7 @@ final class Http2Writer {
                 if (item instanceof DataOut data) {
                     buffers.release(data.payload());
                 } else if (item instanceof HeadersOut headers) {
-                    connection.headersDroppedLocked(headers.stream());
+                    connection.streams.headersDroppedLocked(headers.stream(), connection.failureLocked());
                 }
             }
             queue.clear();
@@ -308,7 +308,7 @@ final class Http2Writer {
                 try {
                     queuedData -= length;
                     roomFreedLocked();
-                    send = connection.dataStillWantedLocked(data.stream(), length);
+                    send = connection.streams.dataStillWantedLocked(data.stream(), length);
                 } finally {
                     lock.unlock();
                 }
@@ -360,7 +360,12 @@ final class Http2Writer {
             out.clear();
         }
         if (!ended.isEmpty()) {
-            connection.endsWritten(ended);
+            lock.lock();
+            try {
+                connection.streams.endsWrittenLocked(ended);
+            } finally {
+                lock.unlock();
+            }
             ended.clear();
         }
     }
