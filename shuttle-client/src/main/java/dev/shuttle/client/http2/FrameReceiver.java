@@ -257,6 +257,7 @@ final class FrameReceiver {
 
     /** END_STREAM arrived on {@code stream}. */
     private void endLocked(Http2Stream stream) {
+        assert connection.lock.isHeldByCurrentThread();
         try {
             stream.body.end(stream.id);
         } catch (Http2Exception e) {
@@ -359,6 +360,7 @@ final class FrameReceiver {
      * server that keeps asking for answers while it reads none would otherwise grow the queue without end.
      */
     private void checkRoomForAnswerLocked(String frame) throws IOException {
+        assert connection.lock.isHeldByCurrentThread();
         if (!connection.writer.hasRoomForAnswerLocked()) {
             throw new IOException("the server sent another " + frame + " to answer while "
                     + Http2Writer.MAX_QUEUED_CONTROL + " control frames wait for it to read them (a control-frame"
@@ -407,6 +409,8 @@ final class FrameReceiver {
     }
 
     private void streamErrorLocked(Http2Stream stream, Http2ErrorCode error, String message) {
-        connection.streams.resetLocked(stream, error, new IOException("HTTP/2 stream " + stream.id + " failed: " + message));
+        assert connection.lock.isHeldByCurrentThread();
+        connection.streams.resetLocked(stream, error,
+                new IOException("HTTP/2 stream " + stream.id + " failed: " + message));
     }
 }

@@ -102,6 +102,7 @@ final class Http2Parking implements ReadinessWatcher.Parkable {
     }
 
     private void unparkLocked() {
+        assert lock.isHeldByCurrentThread();
         ReadinessWatcher.Ticket parked = ticket;
         ticket = null;
         io = Io.UNPARKING;
@@ -221,6 +222,7 @@ final class Http2Parking implements ReadinessWatcher.Parkable {
 
     /** Decides to park: moves to PARKING when nothing runs and nothing is open. */
     private boolean parkableLocked() {
+        assert lock.isHeldByCurrentThread();
         if (io == Io.ACTIVE && !readerRunning && !writer.isRunningLocked() && connection.streams.quietLocked()
                 && connection.streams.isEmptyLocked()) {
             io = Io.PARKING;

@@ -33,9 +33,9 @@ final class Http2Reader {
     /**
      * How long a reader with nothing to wait for reads on before the connection parks: 50 ms. A park and the unpark
      * after it cost some tens of microseconds, so a connection used less often than this pays under 0.1% for
-     * parking; one used in a loop never parks, even when its callers are starved of CPU for a while. Its price: a connection holds a thread
-     * and its read buffer for 50 ms after its last stream, so a client whose connections each serve a request every
-     * few seconds still has nearly all of them parked.
+     * parking; one used in a loop never parks, even when its callers are starved of CPU for a while. Its price: a
+     * connection holds a thread and its read buffer for 50 ms after its last stream, so a client whose connections
+     * each serve a request every few seconds still has nearly all of them parked.
      */
     static final long LINGER_NANOS = 50_000_000;
 
@@ -196,6 +196,7 @@ final class Http2Reader {
 
     /** Nothing open, nothing half-read, no PING outstanding, no input held by the transport. */
     private boolean quietLocked() {
+        assert connection.lock.isHeldByCurrentThread();
         return connection.streams.quietLocked() && !pingOutstanding && !blocks.inProgress() && receiver.prefaceSeen()
                 && !connection.transport.hasBufferedInput();
     }

@@ -132,7 +132,8 @@ final class Http2RequestBody extends OutputStream {
                         refused = true;
                         return;
                     }
-                    connection.streams.checkSendableLocked(stream); // failed, reset, aborted by the call timeout: throws
+                    // failed, reset, aborted by the call timeout: throws
+                    connection.streams.checkSendableLocked(stream);
                     if (!connection.writer.hasRoomForDataLocked(stream)) {
                         awaitLocked(Blocked.SOCKET, since);
                         windowSince = connection.clock.getAsLong();
@@ -192,6 +193,7 @@ final class Http2RequestBody extends OutputStream {
      * for room, from when the writer's socket write in progress began.
      */
     private void awaitLocked(Blocked on, long since) throws IOException, InterruptedException {
+        assert connection.lock.isHeldByCurrentThread();
         blocked = on;
         blockedSince = since;
         long now = connection.clock.getAsLong();
@@ -237,6 +239,7 @@ final class Http2RequestBody extends OutputStream {
 
     /** A final response above 299 arrived while the body was on its way: the server does not want the rest. */
     private boolean refusedLocked() {
+        assert connection.lock.isHeldByCurrentThread();
         return stream.head != null && stream.head.status() > 299;
     }
 

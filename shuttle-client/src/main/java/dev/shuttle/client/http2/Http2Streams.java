@@ -314,6 +314,7 @@ final class Http2Streams {
     }
 
     private void closeLocked(Http2Stream stream, boolean signal) {
+        assert lock.isHeldByCurrentThread();
         if (stream.state == Http2Stream.State.OPEN && !stream.remoteEnd) {
             awaitingServer--;
         }
@@ -359,6 +360,7 @@ final class Http2Streams {
      * connection: a PING makes the server send something, and its ACK wakes the reader, which then stops.
      */
     private void wakeQuietReaderLocked() {
+        assert lock.isHeldByCurrentThread();
         if (readerBlocked && !wakePingQueued && quietLocked() && connection.activeLocked()) {
             wakePingQueued = true;
             writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(WAKE_PING, false), false));

@@ -166,6 +166,7 @@ final class Http2Writer {
     }
 
     private void roomFreedLocked() {
+        assert lock.isHeldByCurrentThread();
         for (int i = 0; i < roomWaiters.size(); i++) {
             roomWaiters.get(i).changed.signalAll();
         }
@@ -173,6 +174,7 @@ final class Http2Writer {
     }
 
     boolean isRunningLocked() {
+        assert lock.isHeldByCurrentThread();
         return running;
     }
 
@@ -225,7 +227,8 @@ final class Http2Writer {
                         connection.parking.writerStoppedLocked();
                         return;
                     }
-                    if (item instanceof HeadersOut headers && !connection.streams.assignIdLocked(headers.stream())) {
+                    if (item instanceof HeadersOut headers
+                            && !connection.streams.assignIdLocked(headers.stream())) {
                         continue; // reset before it left, or the connection stopped taking streams
                     }
                     maxFrameSize = connection.peerMaxFrameSizeLocked();
