@@ -327,9 +327,9 @@ final class FrameReceiver {
                 open.forEach(Http2Stream::sendSideChanged);
             }
             if (after.headerTableSize() != before.headerTableSize()) {
-                connection.writer.enqueueLocked(new Http2Writer.TableSizeOut(after.headerTableSize()));
+                connection.writer.enqueueLocked(new WriterThread.TableSizeOut(after.headerTableSize()));
             }
-            connection.writer.enqueueLocked(new Http2Writer.ControlOut(SettingsFrame.ACK, false));
+            connection.writer.enqueueLocked(new WriterThread.ControlOut(SettingsFrame.ACK, false));
             maxStreams = after.maxConcurrentStreams();
             streamsChanged = maxStreams != before.maxConcurrentStreams() || before == Http2Settings.DEFAULTS;
         } finally {
@@ -348,7 +348,7 @@ final class FrameReceiver {
         connection.lock.lock();
         try {
             checkRoomForAnswerLocked("PING");
-            connection.writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(frame.opaqueData(), true),
+            connection.writer.enqueueLocked(new WriterThread.ControlOut(new PingFrame(frame.opaqueData(), true),
                     false));
         } finally {
             connection.lock.unlock();
@@ -356,14 +356,14 @@ final class FrameReceiver {
     }
 
     /**
-     * Fails the connection when the writer's queue holds {@link Http2Writer#MAX_QUEUED_CONTROL} frames already: a
+     * Fails the connection when the writer's queue holds {@link WriterThread#MAX_QUEUED_CONTROL} frames already: a
      * server that keeps asking for answers while it reads none would otherwise grow the queue without end.
      */
     private void checkRoomForAnswerLocked(String frame) throws IOException {
         assert connection.lock.isHeldByCurrentThread();
         if (!connection.writer.hasRoomForAnswerLocked()) {
             throw new IOException("the server sent another " + frame + " to answer while "
-                    + Http2Writer.MAX_QUEUED_CONTROL + " control frames wait for it to read them (a control-frame"
+                    + WriterThread.MAX_QUEUED_CONTROL + " control frames wait for it to read them (a control-frame"
                     + " flood from a server that does not read): connection closed");
         }
     }

@@ -32,7 +32,7 @@ import java.util.function.LongSupplier;
  * see of it (opening streams, its capacity and health, GOAWAY and failure), over parts with one job each.
  *
  * <p><b>Threads.</b> Callers (one virtual thread per exchange) never touch the socket: they queue frames for the
- * {@link Http2Writer} thread and wait on conditions of {@link #lock} for what the {@link Http2Reader} thread delivers
+ * {@link WriterThread} thread and wait on conditions of {@link #lock} for what the {@link Http2Reader} thread delivers
  * (its frames applied by {@link FrameReceiver}). Both of those threads exist only while there is work: the writer
  * while frames are queued, the reader while a stream is open (or a PING or a frame is being handled); with no
  * stream the connection parks ({@link Http2Parking}). The streams and both directions of flow control are
@@ -55,7 +55,7 @@ public final class Http2Connection implements ProtocolConnection {
     final LongSupplier clock;
     final Http2Options options;
     final ReentrantLock lock = new ReentrantLock();
-    final Http2Writer writer;
+    final WriterThread writer;
     final Http2Streams streams;
     final Http2Parking parking;
     /** The deadlines of callers waiting on streams. */
@@ -94,7 +94,7 @@ public final class Http2Connection implements ProtocolConnection {
         this.buffers = buffers;
         this.clock = clock;
         this.options = options;
-        this.writer = new Http2Writer(this, lock, transport, buffers);
+        this.writer = new WriterThread(this, lock, transport, buffers);
         this.streams = new Http2Streams(this, lock, writer, options);
         this.deadlines = new WaitDeadlines(lock, clock);
         this.reader = new Http2Reader(this);
@@ -349,7 +349,7 @@ public final class Http2Connection implements ProtocolConnection {
             if (!closeNow) {
                 // Last-Stream-ID names the peer's streams we processed: a client accepts none (push is off), so 0
                 // (RFC 9113 section 6.8).
-                writer.enqueueLocked(new Http2Writer.ControlOut(new GoAwayFrame(0, goAway, ""), true));
+                writer.enqueueLocked(new WriterThread.ControlOut(new GoAwayFrame(0, goAway, ""), true));
             }
             parked = parking.closeLocked();
             writer.dismissLocked(); // a writer waiting for frames (a GOAWAY queued above woke it: it writes that)

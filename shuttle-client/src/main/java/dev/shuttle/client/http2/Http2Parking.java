@@ -41,7 +41,7 @@ final class Http2Parking implements ReadinessWatcher.Parkable {
     private final ReadinessWatcher watcher;
     private final LongSupplier clock;
     private final long pingIntervalMillis;
-    private final Http2Writer writer;
+    private final WriterThread writer;
     /** Owned by whichever thread runs the reader loop; one at a time, by {@link #readerRunning}. */
     private final Http2Reader reader;
     /** Guarded by lock: signalled when {@link #io} leaves PARKING or UNPARKING. */
@@ -58,7 +58,7 @@ final class Http2Parking implements ReadinessWatcher.Parkable {
     volatile Runnable beforeUnpark = () -> {
     };
 
-    Http2Parking(Http2Connection connection, ReentrantLock lock, ReadinessWatcher watcher, Http2Writer writer,
+    Http2Parking(Http2Connection connection, ReentrantLock lock, ReadinessWatcher watcher, WriterThread writer,
                  Http2Reader reader) {
         this.connection = connection;
         this.lock = lock;

@@ -337,7 +337,7 @@ final class Http2Reader {
         pingPayload = connection.clock.getAsLong();
         connection.lock.lock();
         try {
-            connection.writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(pingPayload, false), false));
+            connection.writer.enqueueLocked(new WriterThread.ControlOut(new PingFrame(pingPayload, false), false));
         } finally {
             connection.lock.unlock();
         }

@@ -28,7 +28,7 @@ final class Http2Streams {
 
     private final Http2Connection connection;
     private final ReentrantLock lock;
-    private final Http2Writer writer;
+    private final WriterThread writer;
 
     /** Guarded by lock: the streams that have an id and are not closed. */
     private final StreamTable<Http2Stream> table = new StreamTable<>();
@@ -47,7 +47,7 @@ final class Http2Streams {
     /** Guarded by lock: a PING was queued to wake a reader blocked in a read on a connection that went quiet. */
     private boolean wakePingQueued;
 
-    Http2Streams(Http2Connection connection, ReentrantLock lock, Http2Writer writer, Http2Options options) {
+    Http2Streams(Http2Connection connection, ReentrantLock lock, WriterThread writer, Http2Options options) {
         this.connection = connection;
         this.lock = lock;
         this.writer = writer;
@@ -61,7 +61,7 @@ final class Http2Streams {
         assert lock.isHeldByCurrentThread();
         queued++;
         stream.localEnd = endStream;
-        writer.enqueueLocked(new Http2Writer.HeadersOut(stream, fields, endStream));
+        writer.enqueueLocked(new WriterThread.HeadersOut(stream, fields, endStream));
     }
 
     /** The writer is about to write {@code stream}'s HEADERS: give it an id, or refuse (reset meanwhile, GOAWAY). */
@@ -117,14 +117,14 @@ final class Http2Streams {
         return n > 0 ? n : -1;
     }
 
-    /** Queues body bytes whose credit was taken; the caller saw room ({@link Http2Writer#hasRoomForDataLocked}). */
+    /** Queues body bytes whose credit was taken; the caller saw room ({@link WriterThread#hasRoomForDataLocked}). */
     void queueDataLocked(Http2Stream stream, ByteBuffer payload, boolean endStream) throws IOException {
         assert lock.isHeldByCurrentThread();
         checkSendableLocked(stream);
         if (endStream) {
             stream.localEnd = true;
         }
-        writer.enqueueLocked(new Http2Writer.DataOut(stream, payload, endStream));
+        writer.enqueueLocked(new WriterThread.DataOut(stream, payload, endStream));
     }
 
     /** Throws when {@code stream} may no longer send: it failed (a reset either way, an abort) or closed. */
@@ -185,7 +185,7 @@ final class Http2Streams {
         assert lock.isHeldByCurrentThread();
         int increment = receiveWindows.takeConnectionUpdate();
         if (increment > 0 && !connection.closedLocked()) {
-            writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(0, increment), false));
+            writer.enqueueLocked(new WriterThread.ControlOut(new WindowUpdateFrame(0, increment), false));
         }
     }
 
@@ -201,7 +201,7 @@ final class Http2Streams {
         }
         int increment = receiveWindows.streamConsumed(stream.receive, n);
         if (increment > 0) {
-            writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(stream.id, increment), false));
+            writer.enqueueLocked(new WriterThread.ControlOut(new WindowUpdateFrame(stream.id, increment), false));
         }
     }
 
@@ -254,7 +254,7 @@ final class Http2Streams {
         }
         boolean sent = stream.state == Http2Stream.State.OPEN;
         if (sent) {
-            writer.enqueueLocked(new Http2Writer.ResetOut(stream, error));
+            writer.enqueueLocked(new WriterThread.ResetOut(stream, error));
         }
         failLocked(stream, cause, !sent);
     }
@@ -297,7 +297,7 @@ final class Http2Streams {
     void stopSendingLocked(Http2Stream stream, boolean sendReset) {
         assert lock.isHeldByCurrentThread();
         if (sendReset && stream.state == Http2Stream.State.OPEN) {
-            writer.enqueueLocked(new Http2Writer.ResetOut(stream, Http2ErrorCode.NO_ERROR));
+            writer.enqueueLocked(new WriterThread.ResetOut(stream, Http2ErrorCode.NO_ERROR));
         }
         closeLocked(stream, true);
     }
@@ -363,7 +363,7 @@ final class Http2Streams {
         assert lock.isHeldByCurrentThread();
         if (readerBlocked && !wakePingQueued && quietLocked() && connection.activeLocked()) {
             wakePingQueued = true;
-            writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(WAKE_PING, false), false));
+            writer.enqueueLocked(new WriterThread.ControlOut(new PingFrame(WAKE_PING, false), false));
         }
     }
 }

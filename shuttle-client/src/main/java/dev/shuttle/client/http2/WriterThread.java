@@ -16,9 +16,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The one thread that writes a connection's socket. Callers and the reader only queue frames ({@link #enqueue});
- * a virtual thread started on demand writes them in order, batching small frames into one socket write. While the
- * connection's reader runs, the writer waits for more frames when its queue is empty (one signal per batch instead
+ * The one thread that writes a client HTTP/2 connection's socket. Callers and the reader only queue frames
+ * ({@link #enqueueLocked}); a virtual thread started on demand writes them in order, batching small frames into one
+ * socket write. While the connection's reader runs, the writer waits for more frames when its queue is empty (one signal per batch instead
  * of a thread start); it ends once the reader stops or the connection fails ({@link #dismissLocked}), so an idle
  * connection has no writer thread.
  *
@@ -34,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * memory. Other frames are counted too: the answers a server asks for (SETTINGS and PING ACKs) go in only while fewer
  * than {@link #MAX_QUEUED_CONTROL} are queued ({@link #hasRoomForAnswerLocked}).
  */
-final class Http2Writer {
+final class WriterThread {
     /** Queued DATA bytes per connection before writers wait: four full frames. */
     static final int MAX_QUEUED_DATA = 4 * 16_384;
     /**
@@ -99,7 +99,7 @@ final class Http2Writer {
     /** Tests only; null otherwise. */
     private volatile Runnable beforeWrite;
 
-    Http2Writer(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
+    WriterThread(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
         this.connection = connection;
         this.lock = lock;
         this.transport = transport;
