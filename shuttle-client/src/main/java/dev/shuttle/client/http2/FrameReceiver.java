@@ -14,6 +14,7 @@ import dev.shuttle.wire.http2.Http2ResponseHead;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.PushPromiseFrame;
+import dev.shuttle.wire.http2.ReceivedBody;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.SendWindows;
 import dev.shuttle.wire.http2.SettingsFrame;
@@ -216,7 +217,7 @@ final class FrameReceiver {
                     }
                 } else {
                     stream.head = head;
-                    stream.body.declaredLength(declaredLength(head, stream.noBody));
+                    stream.body.declaredLength(declaredLength(stream.id, head, stream.noBody));
                     if (frame.endStream()) {
                         endLocked(stream);
                     }
@@ -231,20 +232,11 @@ final class FrameReceiver {
     }
 
     /** The content-length the body must match, or -1 (none, or a response that has no body whatever it says). */
-    private static long declaredLength(Http2ResponseHead head, boolean noBody) throws Http2Exception {
-        String value = head.headers().first("content-length");
-        if (value == null || noBody || head.status() == 204 || head.status() == 304) {
+    private static long declaredLength(int streamId, Http2ResponseHead head, boolean noBody) throws Http2Exception {
+        if (noBody || head.status() == 204 || head.status() == 304) {
             return -1;
         }
-        try {
-            long length = Long.parseLong(value.trim());
-            if (length >= 0) {
-                return length;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw Http2Exception.streamError(1, Http2ErrorCode.PROTOCOL_ERROR, "invalid content-length " + value);
+        return ReceivedBody.parseDeclaredLength(streamId, head.headers().first("content-length"));
     }
 
     private static long listSize(Headers headers) {
