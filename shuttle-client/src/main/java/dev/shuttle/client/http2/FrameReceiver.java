@@ -33,6 +33,7 @@ import java.util.List;
  */
 final class FrameReceiver {
     private final Http2Connection connection;
+    /** Reader thread only: decodes every field block in arrival order, even a reset stream's. */
     private final HpackDecoder decoder;
     private final ResponseLimits limits;
 

@@ -40,7 +40,9 @@ final class Http2Reader {
     static final long LINGER_NANOS = 50_000_000;
 
     private final Http2Connection connection;
+    /** Reader thread only: frames out of {@link #buffer}. */
     private final Http2FrameReader frames;
+    /** Reader thread only: HEADERS joined with their CONTINUATIONs. */
     private final HeaderBlockAssembler blocks;
     /** Applies each whole frame; shared by successive reader threads as this object is. */
     private final FrameReceiver receiver;
