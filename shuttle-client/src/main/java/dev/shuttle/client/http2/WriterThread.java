@@ -18,9 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The one thread that writes a client HTTP/2 connection's socket. Callers and the reader only queue frames
  * ({@link #enqueueLocked}); a virtual thread started on demand writes them in order, batching small frames into one
- * socket write. While the connection's reader runs, the writer waits for more frames when its queue is empty (one signal per batch instead
- * of a thread start); it ends once the reader stops or the connection fails ({@link #dismissLocked}), so an idle
- * connection has no writer thread.
+ * socket write. While the connection's reader runs, the writer waits for more frames when its queue is empty (one
+ * signal per batch instead of a thread start); it ends once the reader stops or the connection fails
+ * ({@link #dismissLocked}), so an idle connection has no writer thread.
  *
  * <p>Why a thread of its own rather than the callers writing under a lock: a caller's thread can be interrupted, and
  * an interrupt during blocking channel I/O closes the channel, which on HTTP/2 would cost every stream of the
