@@ -116,9 +116,10 @@ final class FrameReceiver {
         try {
             Http2Stream stream = connection.streams.getLocked(frame.streamId());
             boolean readable = stream != null && stream.head != null && !stream.remoteEnd;
+            int paddingCredit;
             try {
                 // Unreadable (a stream we reset, or DATA where none may come): the credit comes straight back.
-                connection.streams.receiveWindows.receive(readable ? stream.receive : null, length, n);
+                paddingCredit = connection.streams.receiveWindows.receive(readable ? stream.receive : null, length, n);
             } catch (Http2Exception e) {
                 if (e.isConnectionError()) {
                     throw e;
@@ -140,7 +141,7 @@ final class FrameReceiver {
                         stream.head == null ? "DATA before the response head" : "DATA after END_STREAM");
                 return;
             }
-            connection.streams.streamCreditLocked(stream, length - n); // padding is consumed on arrival
+            connection.streams.streamUpdateLocked(stream, paddingCredit); // padding is consumed on arrival
             if (n > 0) {
                 try {
                     stream.body.append(stream.id, data.array(), data.arrayOffset() + data.position(), n,

@@ -199,8 +199,13 @@ final class Http2Streams {
                 || connection.closedLocked()) {
             return;
         }
-        int increment = receiveWindows.streamConsumed(stream.receive, n);
-        if (increment > 0) {
+        streamUpdateLocked(stream, receiveWindows.streamConsumed(stream.receive, n));
+    }
+
+    /** Queues a WINDOW_UPDATE of {@code increment} for {@code stream}, unless it is 0 or nothing more will arrive. */
+    void streamUpdateLocked(Http2Stream stream, int increment) {
+        assert lock.isHeldByCurrentThread();
+        if (increment > 0 && !stream.remoteEnd && !stream.isClosed() && !connection.closedLocked()) {
             writer.enqueueLocked(new WriterThread.ControlOut(new WindowUpdateFrame(stream.id, increment), false));
         }
     }
