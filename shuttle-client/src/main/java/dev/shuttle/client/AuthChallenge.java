@@ -16,12 +16,12 @@ public record AuthChallenge(String scheme, Map<String, String> parameters) {
         parameters = Map.copyOf(parameters);
     }
 
-    /** The {@code realm} parameter, or null. */
+    /** {@return the {@code realm} parameter, or null} */
     public String realm() {
         return parameters.get("realm");
     }
 
-    /** Whether this is a challenge of {@code scheme}, which is case-insensitive. */
+    /** {@return whether this is a challenge of {@code scheme}, which is case-insensitive} */
     public boolean is(String scheme) {
         return this.scheme.equalsIgnoreCase(scheme);
     }

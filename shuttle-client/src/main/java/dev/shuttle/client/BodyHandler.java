@@ -19,12 +19,12 @@ import java.util.Objects;
 public interface BodyHandler<T> {
     T read(Response response) throws IOException;
 
-    /** The body as text in its Content-Type's charset (UTF-8 when none), up to the JVM's largest array. */
+    /** {@return the body as text in its Content-Type's charset (UTF-8 when none), up to the JVM's largest array} */
     static BodyHandler<String> ofString() {
         return Response::string;
     }
 
-    /** The body as text, at most {@code maxBytes} of it; a longer body fails the call. */
+    /** {@return the body as text, at most {@code maxBytes} of it; a longer body fails the call} */
     static BodyHandler<String> ofString(int maxBytes) {
         return response -> response.string(maxBytes);
     }
@@ -33,7 +33,7 @@ public interface BodyHandler<T> {
         return Response::bytes;
     }
 
-    /** The body's bytes, at most {@code maxBytes} of them; a longer body fails the call. */
+    /** {@return the body's bytes, at most {@code maxBytes} of them; a longer body fails the call} */
     static BodyHandler<byte[]> ofBytes(int maxBytes) {
         return response -> response.bytes(maxBytes);
     }
@@ -46,7 +46,7 @@ public interface BodyHandler<T> {
         };
     }
 
-    /** The body written to {@code file} (created or replaced); the value is the file. */
+    /** {@return the body written to {@code file} (created or replaced); the value is the file} */
     static BodyHandler<Path> ofFile(Path file) {
         Objects.requireNonNull(file, "file");
         return response -> {

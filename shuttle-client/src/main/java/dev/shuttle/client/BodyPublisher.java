@@ -21,16 +21,16 @@ import java.util.function.Supplier;
  * {@link #contentType()} sends it as {@code Content-Type} unless the request sets one.
  */
 public interface BodyPublisher {
-    /** The body's length in bytes, or -1 when unknown (sent chunked). */
+    /** {@return the body's length in bytes, or -1 when unknown (sent chunked)} */
     long contentLength();
 
-    /** Whether {@link #writeTo} may be called more than once, each time writing the same bytes. */
+    /** {@return whether {@link #writeTo} may be called more than once, each time writing the same bytes} */
     boolean isReplayable();
 
     /** Writes the whole body. Must write exactly {@link #contentLength()} bytes when that is known. */
     void writeTo(OutputStream out) throws IOException;
 
-    /** The media type sent as {@code Content-Type} when the request names none; null (the default): none. */
+    /** {@return the media type sent as {@code Content-Type} when the request names none; null (the default): none} */
     default String contentType() {
         return null;
     }
@@ -44,7 +44,9 @@ public interface BodyPublisher {
         return ofBytes(bytes, 0, bytes.length);
     }
 
-    /** The given range of {@code bytes}, copied now so later changes to the array do not leak into the body. */
+    /**
+     * {@return the given range of {@code bytes}, copied now so later changes to the array do not leak into the body}
+     */
     static BodyPublisher ofBytes(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         return new Bodies.OfBytes(Arrays.copyOfRange(bytes, offset, offset + length));
@@ -85,12 +87,12 @@ public interface BodyPublisher {
         return form.build();
     }
 
-    /** A body of unknown length (sent chunked) read from a fresh stream for each attempt. */
+    /** {@return a body of unknown length (sent chunked) read from a fresh stream for each attempt} */
     static BodyPublisher ofStream(Supplier<? extends InputStream> streams) {
         return new Bodies.OfStream(Objects.requireNonNull(streams, "streams"), -1);
     }
 
-    /** A body of exactly {@code length} bytes read from a fresh stream for each attempt. */
+    /** {@return a body of exactly {@code length} bytes read from a fresh stream for each attempt} */
     static BodyPublisher ofStream(Supplier<? extends InputStream> streams, long length) {
         if (length < 0) {
             throw new IllegalArgumentException("negative length " + length);
@@ -98,7 +100,7 @@ public interface BodyPublisher {
         return new Bodies.OfStream(Objects.requireNonNull(streams, "streams"), length);
     }
 
-    /** The file's content; its size is taken now and must not change before the request is sent. */
+    /** {@return the file's content; its size is taken now and must not change before the request is sent} */
     static BodyPublisher ofFile(Path file) {
         long size;
         try {

@@ -36,7 +36,7 @@ public record ClientStats(long requests, long reusedRequests, long retries, long
         return drains.getOrDefault(outcome, 0L);
     }
 
-    /** The counters of one origin, or all zeros when the client never talked to it. */
+    /** {@return the counters of one origin, or all zeros when the client never talked to it} */
     public OriginStats origin(Origin origin) {
         return origins.getOrDefault(origin, OriginStats.EMPTY);
     }

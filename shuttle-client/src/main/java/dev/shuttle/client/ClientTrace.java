@@ -47,7 +47,7 @@ public interface ClientTrace {
     /** Makes the trace of one call, knowing its request; runs on the calling thread before anything is sent. */
     @FunctionalInterface
     interface Factory {
-        /** The trace for the call of {@code request}: a new one, or {@link #NONE} for calls of no interest. */
+        /** {@return the trace for the call of {@code request}: a new one, or {@link #NONE} for calls of no interest} */
         ClientTrace create(Request request);
     }
 

@@ -19,7 +19,7 @@ import dev.shuttle.wire.HttpVersion;
  */
 public record CompletedResponse<T>(Request request, int status, HttpVersion version, Headers headers,
                                    Headers trailers, ConnectionInfo connection, T body) {
-    /** Whether the status is 2xx. */
+    /** {@return whether the status is 2xx} */
     public boolean isSuccessful() {
         return Statuses.isSuccessful(status);
     }

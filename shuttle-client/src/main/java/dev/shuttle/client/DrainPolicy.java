@@ -71,7 +71,7 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
         return DEFAULTS;
     }
 
-    /** True unless this is {@link #none()}-like: some bytes may be drained. */
+    /** {@return true unless this is {@link #none()}-like: some bytes may be drained} */
     public boolean drains() {
         return maxBytes > 0 && !maxTime.isZero();
     }

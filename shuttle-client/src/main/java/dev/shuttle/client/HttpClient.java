@@ -49,7 +49,7 @@ public final class HttpClient implements AutoCloseable {
         this.leakGuard = Leaks.register(this, core.leakAction());
     }
 
-    /** A client with every default. */
+    /** {@return a client with every default} */
     public static HttpClient create() {
         return builder().build();
     }
@@ -117,7 +117,7 @@ public final class HttpClient implements AutoCloseable {
         });
     }
 
-    /** A snapshot of this client's counters. */
+    /** {@return a snapshot of this client's counters} */
     public ClientStats stats() {
         return core.stats();
     }

@@ -29,13 +29,13 @@ public interface Interceptor {
 
     /** The rest of the call, from one interceptor's point of view. */
     interface Chain {
-        /** The request as it reached this interceptor. */
+        /** {@return the request as it reached this interceptor} */
         Request request();
 
         /** Hands {@code request} to the next interceptor (or the exchange) and returns its response. */
         Response proceed(Request request) throws IOException;
 
-        /** The connection this exchange goes over, for a network interceptor; null for an application one. */
+        /** {@return the connection this exchange goes over, for a network interceptor; null for an application one} */
         ConnectionInfo connection();
     }
 }

@@ -51,7 +51,7 @@ public final class MultipartBody implements BodyPublisher {
         return new Builder();
     }
 
-    /** The boundary between parts. */
+    /** {@return the boundary between parts} */
     public String boundary() {
         return boundary;
     }

@@ -14,7 +14,7 @@ public final class ProxyRefusedException extends ProtocolException {
         this.status = status;
     }
 
-    /** The proxy's status. */
+    /** {@return the proxy's status} */
     public int status() {
         return status;
     }

@@ -49,12 +49,12 @@ public final class RedirectPolicy {
         return maxRedirects;
     }
 
-    /** Whether a redirect from https to http is followed (else returned). */
+    /** {@return whether a redirect from https to http is followed (else returned)} */
     public boolean httpsToHttp() {
         return httpsToHttp;
     }
 
-    /** The caller's own check, run for each redirect the rules would follow; null when none. */
+    /** {@return the caller's own check, run for each redirect the rules would follow; null when none} */
     public Check check() {
         return check;
     }

@@ -71,7 +71,7 @@ public final class Request {
         return origin;
     }
 
-    /** The headers set by the caller (without the ones the client adds). */
+    /** {@return the headers set by the caller (without the ones the client adds)} */
     public Headers headers() {
         return headers;
     }
@@ -81,9 +81,9 @@ public final class Request {
     }
 
     /**
-     * Whether sending this request twice is harmless, which allows one retry on a fresh connection when a reused one
-     * fails before any response byte: as set by {@link Builder#idempotent(boolean)}, else true for GET, HEAD,
-     * OPTIONS, PUT, DELETE, TRACE and any request carrying an {@code Idempotency-Key} header.
+     * {@return whether sending this request twice is harmless, which allows one retry on a fresh connection when a
+     * reused one fails before any response byte: as set by {@link Builder#idempotent(boolean)}, else true for GET,
+     * HEAD, OPTIONS, PUT, DELETE, TRACE and any request carrying an {@code Idempotency-Key} header}
      */
     public boolean isIdempotent() {
         if (idempotent != null) {
@@ -92,33 +92,36 @@ public final class Request {
         return IDEMPOTENT_METHODS.contains(method) || headers.contains("Idempotency-Key");
     }
 
-    /** The per-request trace, or {@link ClientTrace#NONE}. */
+    /** {@return the per-request trace, or {@link ClientTrace#NONE}} */
     public ClientTrace trace() {
         return trace;
     }
 
     /**
-     * The whole-call timeout for this request, overriding the client's: null when not set (the client's applies),
-     * {@link HttpClient#NO_TIMEOUT} for none.
+     * {@return the whole-call timeout for this request, overriding the client's: null when not set (the client's
+     * applies), {@link HttpClient#NO_TIMEOUT} for none}
      */
     public Duration timeout() {
         return timeout;
     }
 
     /**
-     * The read timeout for this request, overriding the client's: null when not set (the client's applies),
-     * {@link HttpClient#NO_TIMEOUT} for none.
+     * {@return the read timeout for this request, overriding the client's: null when not set (the client's applies),
+     * {@link HttpClient#NO_TIMEOUT} for none}
      */
     public Duration readTimeout() {
         return readTimeout;
     }
 
-    /** Whether the request waits for {@code 100 Continue} before sending its body ({@link Builder#expectContinue}). */
+    /**
+     * {@return whether the request waits for {@code 100 Continue} before sending its body ({@link
+     * Builder#expectContinue})}
+     */
     public boolean expectContinue() {
         return expectContinue;
     }
 
-    /** The origin-form target for the request line: raw path (or {@code /}) and raw query. */
+    /** {@return the origin-form target for the request line: raw path (or {@code /}) and raw query} */
     public String target() {
         String path = uri.getRawPath();
         if (path == null || path.isEmpty()) {

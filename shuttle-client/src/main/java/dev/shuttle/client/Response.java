@@ -71,20 +71,20 @@ public final class Response implements AutoCloseable {
         return head.status();
     }
 
-    /** Whether the status is 2xx: the request was received, understood and accepted (RFC 9110 15.3). */
+    /** {@return whether the status is 2xx: the request was received, understood and accepted (RFC 9110 15.3)} */
     public boolean isSuccessful() {
         return Statuses.isSuccessful(head.status());
     }
 
     /**
-     * Whether the status is one a client follows to another URI (301, 302, 303, 307, 308) and the response names one
-     * in {@code Location}: seen only when redirects are not followed, or when the policy stopped following.
+     * {@return whether the status is one a client follows to another URI (301, 302, 303, 307, 308) and the response
+     * names one in {@code Location}: seen only when redirects are not followed, or when the policy stopped following}
      */
     public boolean isRedirect() {
         return Statuses.isRedirect(head.status()) && head.headers().contains("Location");
     }
 
-    /** The reason phrase of an HTTP/1.1 status line (possibly empty); empty for HTTP/2, which has none. */
+    /** {@return the reason phrase of an HTTP/1.1 status line (possibly empty); empty for HTTP/2, which has none} */
     public String reason() {
         return head.reason();
     }
@@ -98,8 +98,8 @@ public final class Response implements AutoCloseable {
     }
 
     /**
-     * The challenges of a 401's {@code WWW-Authenticate} or a 407's {@code Proxy-Authenticate} fields, in order;
-     * empty for other statuses.
+     * {@return the challenges of a 401's {@code WWW-Authenticate} or a 407's {@code Proxy-Authenticate} fields, in
+     * order; empty for other statuses}
      */
     public List<AuthChallenge> challenges() {
         return switch (head.status()) {
@@ -109,7 +109,7 @@ public final class Response implements AutoCloseable {
         };
     }
 
-    /** The HTTP/2 stream that carried this exchange (odd, from 1 on each connection); 0 over HTTP/1.1. */
+    /** {@return the HTTP/2 stream that carried this exchange (odd, from 1 on each connection); 0 over HTTP/1.1} */
     public int streamId() {
         return head.streamId();
     }
@@ -119,7 +119,7 @@ public final class Response implements AutoCloseable {
         return head.headers().first(name);
     }
 
-    /** The connection this response came over (whether it was reused, idle time, addresses). */
+    /** {@return the connection this response came over (whether it was reused, idle time, addresses)} */
     public ConnectionInfo connection() {
         return connection;
     }
@@ -137,8 +137,8 @@ public final class Response implements AutoCloseable {
     }
 
     /**
-     * The content coding ({@code gzip}, {@code deflate}) the client decoded by itself, whose {@code Content-Encoding}
-     * and {@code Content-Length} fields it removed; null when the body is as it came.
+     * {@return the content coding ({@code gzip}, {@code deflate}) the client decoded by itself, whose {@code
+     * Content-Encoding} and {@code Content-Length} fields it removed; null when the body is as it came}
      */
     public String decodedEncoding() {
         return decodedEncoding;
@@ -170,8 +170,8 @@ public final class Response implements AutoCloseable {
     }
 
     /**
-     * The body as a stream: -1 exactly at its end, an IOException if it is cut short. Closing the stream closes the
-     * response.
+     * {@return the body as a stream: -1 exactly at its end, an IOException if it is cut short} Closing the stream
+     * closes the response.
      */
     public InputStream body() {
         return body;

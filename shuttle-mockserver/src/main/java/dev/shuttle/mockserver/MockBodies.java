@@ -20,7 +20,7 @@ public final class MockBodies {
     private MockBodies() {
     }
 
-    /** The byte at {@code offset} of any generated body. */
+    /** {@return the byte at {@code offset} of any generated body} */
     public static byte byteAt(long offset) {
         return (byte) ('a' + offset % 26);
     }

@@ -143,12 +143,12 @@ public final class MockResponse {
         return headers;
     }
 
-    /** The body's length in bytes, as scripted (a fault may send fewer). */
+    /** {@return the body's length in bytes, as scripted (a fault may send fewer)} */
     public long length() {
         return length;
     }
 
-    /** The given body, or null when the body is generated from {@link MockBodies}. */
+    /** {@return the given body, or null when the body is generated from {@link MockBodies}} */
     public byte[] bodyBytes() {
         return body == null ? null : body.clone();
     }

@@ -92,7 +92,7 @@ public final class MockServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** A plaintext HTTP/1.1 server on a free port, answering from the queue. */
+    /** {@return a plaintext HTTP/1.1 server on a free port, answering from the queue} */
     public static MockServer start() throws IOException {
         return builder().start();
     }
@@ -110,7 +110,7 @@ public final class MockServer implements AutoCloseable {
         return certificate != null;
     }
 
-    /** Whether HTTP/2 is offered (h2c, and h2 over TLS). */
+    /** {@return whether HTTP/2 is offered (h2c, and h2 over TLS)} */
     public boolean isHttp2() {
         return http2;
     }
@@ -125,12 +125,17 @@ public final class MockServer implements AutoCloseable {
         return URI.create(scheme() + "://127.0.0.1:" + port() + pathAndQuery);
     }
 
-    /** The generated certificate (an authority and a leaf for localhost, 127.0.0.1, ::1); null over plaintext. */
+    /**
+     * {@return the generated certificate (an authority and a leaf for localhost, 127.0.0.1, ::1); null over plaintext}
+     */
     public SelfSignedCertificate certificate() {
         return certificate;
     }
 
-    /** A client context trusting the server's authority alone; each call returns a fresh one (own session cache). */
+    /**
+     * {@return a client context trusting the server's authority alone; each call returns a fresh one (own session
+     * cache)}
+     */
     public SSLContext clientContext() {
         if (certificate == null) {
             throw new IllegalStateException("the server is plaintext: build it with tls()");
@@ -268,12 +273,12 @@ public final class MockServer implements AutoCloseable {
         return ledger.awaitGoAwaysSent(atLeast, timeout);
     }
 
-    /** The oldest request not yet taken, waiting up to {@code timeout}; null if none arrived. */
+    /** {@return the oldest request not yet taken, waiting up to {@code timeout}; null if none arrived} */
     public RecordedRequest takeRequest(Duration timeout) throws InterruptedException {
         return ledger.take(timeout);
     }
 
-    /** The server's own gauges, for a failure message. */
+    /** {@return the server's own gauges, for a failure message} */
     public String describe() {
         String counts = stats().toString();
         if (server == null) {

@@ -26,7 +26,7 @@ public record RecordedRequest(String method, String target, String path, String 
         return headers.first(name);
     }
 
-    /** Whether the request came on a connection that had carried an earlier one. */
+    /** {@return whether the request came on a connection that had carried an earlier one} */
     public boolean reusedConnection() {
         return sequenceOnConnection > 1;
     }

@@ -36,7 +36,7 @@ public record ReuseStats(long connections, long requests, long tlsHandshakes, lo
         return requests == 0 ? 1.0 : (double) reusedRequests() / requests;
     }
 
-    /** The counts since {@code earlier}: what happened between two snapshots (open stays this snapshot's). */
+    /** {@return the counts since {@code earlier}: what happened between two snapshots (open stays this snapshot's)} */
     public ReuseStats minus(ReuseStats earlier) {
         return new ReuseStats(connections - earlier.connections, requests - earlier.requests,
                 tlsHandshakes - earlier.tlsHandshakes, tlsResumed - earlier.tlsResumed,

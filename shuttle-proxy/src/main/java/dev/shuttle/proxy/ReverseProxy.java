@@ -65,7 +65,7 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         this.requests = new UpstreamRequests(builder.upstream, builder.forwardedHeaders);
     }
 
-    /** A proxy to {@code upstream} ({@code http://host:port} with an optional base path). */
+    /** {@return a proxy to {@code upstream} ({@code http://host:port} with an optional base path)} */
     public static Builder to(URI upstream) {
         return new Builder(upstream);
     }
@@ -75,10 +75,10 @@ public final class ReverseProxy implements Handler, AutoCloseable {
     }
 
     /**
-     * The builder of the client a proxy makes when given none, for a caller that wants it with one more option: every
-     * client default but these. {@link #UPSTREAM_DRAIN}; no read timeout, since a long poll or an event stream may
-     * stay silent (the downstream client's going away ends it instead); a 30 s response-header timeout, nginx's
-     * {@code proxy_read_timeout} for the head; no User-Agent of its own, so the downstream's passes unchanged.
+     * {@return the builder of the client a proxy makes when given none, for a caller that wants it with one more
+     * option: every client default but these} {@link #UPSTREAM_DRAIN}; no read timeout, since a long poll or an event
+     * stream may stay silent (the downstream client's going away ends it instead); a 30 s response-header timeout,
+     * nginx's {@code proxy_read_timeout} for the head; no User-Agent of its own, so the downstream's passes unchanged.
      */
     public static HttpClient.Builder clientBuilder() {
         return HttpClient.builder()
@@ -92,7 +92,7 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         return clientBuilder().build();
     }
 
-    /** The proxy's client's counters: connections opened to the upstream, reuse, drains. */
+    /** {@return the proxy's client's counters: connections opened to the upstream, reuse, drains} */
     public ClientStats stats() {
         return client.stats();
     }

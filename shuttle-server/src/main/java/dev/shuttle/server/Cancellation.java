@@ -30,12 +30,12 @@ public final class Cancellation {
     private List<Runnable> actions;
     private List<Cancellation> children;
 
-    /** A signal that has not fired; for middleware and tests (the server makes each request's own). */
+    /** {@return a signal that has not fired; for middleware and tests (the server makes each request's own)} */
     public static Cancellation create() {
         return new Cancellation();
     }
 
-    /** A signal that never fires: the request of a handler called without a server. */
+    /** {@return a signal that never fires: the request of a handler called without a server} */
     public static Cancellation never() {
         return NEVER;
     }

@@ -16,10 +16,13 @@ public interface ConnectionInfo {
 
     InetSocketAddress localAddress();
 
-    /** The protocol spoken on the connection: {@link HttpVersion#HTTP_1_1} for HTTP/1 (whatever each request says). */
+    /**
+     * {@return the protocol spoken on the connection: {@link HttpVersion#HTTP_1_1} for HTTP/1 (whatever each request
+     * says)}
+     */
     HttpVersion protocol();
 
-    /** The TLS session's details once its handshake is done; null on a plaintext connection (and before). */
+    /** {@return the TLS session's details once its handshake is done; null on a plaintext connection (and before)} */
     TlsInfo tls();
 
     ConnectionState state();

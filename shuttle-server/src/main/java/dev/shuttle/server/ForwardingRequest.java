@@ -19,7 +19,7 @@ public class ForwardingRequest implements Request {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The wrapped request. */
+    /** {@return the wrapped request} */
     public final Request delegate() {
         return delegate;
     }

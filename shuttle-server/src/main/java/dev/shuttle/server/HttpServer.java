@@ -83,12 +83,12 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    /** The bound port (the ephemeral one when built with port 0). */
+    /** {@return the bound port (the ephemeral one when built with port 0)} */
     public int port() {
         return localAddress().getPort();
     }
 
-    /** The bound address; only after {@link #start()}. */
+    /** {@return the bound address; only after {@link #start()}} */
     public InetSocketAddress localAddress() {
         InetSocketAddress address = engine.localAddress();
         if (address == null) {

@@ -59,7 +59,7 @@ public final class QueryParameters {
         return new QueryParameters(Collections.unmodifiableMap(values));
     }
 
-    /** The first value of {@code name}, or null when it is absent. */
+    /** {@return the first value of {@code name}, or null when it is absent} */
     public String first(String name) {
         List<String> all = values.get(name);
         return all == null ? null : all.getFirst();
@@ -74,7 +74,7 @@ public final class QueryParameters {
         return values.containsKey(name);
     }
 
-    /** The names, in the order of their first appearance. */
+    /** {@return the names, in the order of their first appearance} */
     public Set<String> names() {
         return values.keySet();
     }

@@ -33,7 +33,7 @@ public interface Response {
 
     Response removeHeader(String name);
 
-    /** The fields set so far (without the ones the server adds at commit). */
+    /** {@return the fields set so far (without the ones the server adds at commit)} */
     Headers headers();
 
     /** Declares the body length: the body must then be exactly this long, or the connection is closed. */
@@ -47,8 +47,8 @@ public interface Response {
     Response trailers(Headers trailers);
 
     /**
-     * The body stream. Writes are buffered; {@code close()} ends the body (and must come only after the last write);
-     * the handler need not close it.
+     * {@return the body stream} Writes are buffered; {@code close()} ends the body (and must come only after the last
+     * write); the handler need not close it.
      */
     OutputStream body();
 

@@ -20,7 +20,7 @@ public final class FieldSyntax {
     private FieldSyntax() {
     }
 
-    /** True for RFC 9110 tchar: the characters allowed in tokens such as methods and field names. */
+    /** {@return true for RFC 9110 tchar: the characters allowed in tokens such as methods and field names} */
     public static boolean isTokenChar(int c) {
         return c >= 0 && c < 128 && TCHAR[c];
     }
@@ -37,7 +37,7 @@ public final class FieldSyntax {
         return true;
     }
 
-    /** True for a byte allowed inside a field value: VCHAR, obs-text, SP and HTAB; never CR, LF or NUL. */
+    /** {@return true for a byte allowed inside a field value: VCHAR, obs-text, SP and HTAB; never CR, LF or NUL} */
     public static boolean isFieldValueChar(int c) {
         return c == '\t' || (c >= 0x20 && c != 0x7f && c <= 0xff);
     }

@@ -54,7 +54,7 @@ public final class Headers {
         return namesAndValues[2 * index + 1];
     }
 
-    /** The first value of {@code name}, or null. */
+    /** {@return the first value of {@code name}, or null} */
     public String first(String name) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (namesAndValues[i].equalsIgnoreCase(name)) {

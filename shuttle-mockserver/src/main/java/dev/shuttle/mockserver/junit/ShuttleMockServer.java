@@ -34,7 +34,7 @@ public @interface ShuttleMockServer {
     /** Offer HTTP/2 (h2c, and h2 over TLS). */
     boolean http2() default false;
 
-    /** The raw HTTP/1.1 engine, which can send TCP resets. */
+    /** {@return the raw HTTP/1.1 engine, which can send TCP resets} */
     boolean rawHttp1() default false;
 
     /** Idle timeout of kept-alive connections, in milliseconds. */

@@ -36,7 +36,7 @@ public final class Timeout {
     private Timeout() {
     }
 
-    /** A deadline of {@code timeout}, a plain-text 503 message, and 1 MiB of buffering. */
+    /** {@return a deadline of {@code timeout}, a plain-text 503 message, and 1 MiB of buffering} */
     public static Middleware of(Duration timeout) {
         return of(timeout, "503 service unavailable: the request timed out\n", DEFAULT_MAX_BUFFERED_BYTES);
     }

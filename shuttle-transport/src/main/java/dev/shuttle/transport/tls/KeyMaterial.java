@@ -39,7 +39,7 @@ public final class KeyMaterial {
     private KeyMaterial() {
     }
 
-    /** A server context from a PKCS#12 file holding one private key and its certificate chain. */
+    /** {@return a server context from a PKCS#12 file holding one private key and its certificate chain} */
     public static SSLContext serverContext(Path pkcs12, char[] password) {
         try (InputStream in = Files.newInputStream(pkcs12)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -52,7 +52,7 @@ public final class KeyMaterial {
         }
     }
 
-    /** A server context from a PEM certificate chain (leaf first) and a PEM private key. */
+    /** {@return a server context from a PEM certificate chain (leaf first) and a PEM private key} */
     public static SSLContext serverContextFromPem(Path certificateChain, Path privateKey) {
         List<X509Certificate> chain = readCertificates(certificateChain);
         if (chain.isEmpty()) {
@@ -70,7 +70,7 @@ public final class KeyMaterial {
         }
     }
 
-    /** A server context from a key store with one key entry. */
+    /** {@return a server context from a key store with one key entry} */
     public static SSLContext serverContext(KeyStore store, char[] password) {
         try {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -83,7 +83,7 @@ public final class KeyMaterial {
         }
     }
 
-    /** A client context that trusts exactly the certificates in a PEM file (e.g. curl's {@code --cacert}). */
+    /** {@return a client context that trusts exactly the certificates in a PEM file (e.g. curl's {@code --cacert})} */
     public static SSLContext trusting(Path pemCertificates) {
         List<X509Certificate> certificates = readCertificates(pemCertificates);
         if (certificates.isEmpty()) {
@@ -92,7 +92,7 @@ public final class KeyMaterial {
         return trusting(certificates);
     }
 
-    /** A client context that trusts exactly {@code anchors}. */
+    /** {@return a client context that trusts exactly {@code anchors}} */
     public static SSLContext trusting(Collection<X509Certificate> anchors) {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -126,7 +126,7 @@ public final class KeyMaterial {
         }
     }
 
-    /** The first private key in a PEM file. */
+    /** {@return the first private key in a PEM file} */
     public static PrivateKey readPrivateKey(Path pem) {
         String text;
         try {

@@ -163,12 +163,12 @@ public final class SelfSignedCertificate {
         return sha1.digest();
     }
 
-    /** The server certificate. */
+    /** {@return the server certificate} */
     public X509Certificate certificate() {
         return certificate;
     }
 
-    /** The authority that signed it: what clients trust. */
+    /** {@return the authority that signed it: what clients trust} */
     public X509Certificate authority() {
         return authority;
     }
@@ -177,7 +177,9 @@ public final class SelfSignedCertificate {
         return privateKey;
     }
 
-    /** A PKCS#12 key store with the key and its chain (certificate, authority) under the alias {@code server}. */
+    /**
+     * {@return a PKCS#12 key store with the key and its chain (certificate, authority) under the alias {@code server}}
+     */
     public KeyStore keyStore(char[] password) {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -189,27 +191,27 @@ public final class SelfSignedCertificate {
         }
     }
 
-    /** A server context presenting the certificate and its chain. */
+    /** {@return a server context presenting the certificate and its chain} */
     public SSLContext serverContext() {
         return KeyMaterial.serverContext(keyStore(new char[0]), new char[0]);
     }
 
-    /** A client context that trusts the authority (and nothing else). */
+    /** {@return a client context that trusts the authority (and nothing else)} */
     public SSLContext clientContext() {
         return KeyMaterial.trusting(List.of(authority));
     }
 
-    /** The authority's certificate in PEM, for {@code curl --cacert} and friends. */
+    /** {@return the authority's certificate in PEM, for {@code curl --cacert} and friends} */
     public String authorityPem() {
         return pem("CERTIFICATE", encoded(authority));
     }
 
-    /** The certificate chain (certificate, then authority) in PEM, as servers such as nginx read it. */
+    /** {@return the certificate chain (certificate, then authority) in PEM, as servers such as nginx read it} */
     public String certificateChainPem() {
         return pem("CERTIFICATE", encoded(certificate)) + pem("CERTIFICATE", encoded(authority));
     }
 
-    /** The private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY}). */
+    /** {@return the private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY})} */
     public String privateKeyPem() {
         return pem("PRIVATE KEY", privateKey.getEncoded());
     }
