@@ -21,7 +21,11 @@ public record AuthChallenge(String scheme, Map<String, String> parameters) {
         return parameters.get("realm");
     }
 
-    /** {@return whether this is a challenge of {@code scheme}, which is case-insensitive} */
+    /**
+     * {@return whether this is a challenge of {@code scheme}, which is case-insensitive}
+     *
+     * @param scheme an auth scheme such as {@code Basic} or {@code Bearer}
+     */
     public boolean is(String scheme) {
         return this.scheme.equalsIgnoreCase(scheme);
     }

@@ -22,6 +22,7 @@ public interface Authenticator {
      *                  the client does, or returns it when this returns null
      * @return {@code request} with credentials ({@code Authorization} for a 401, {@code Proxy-Authorization} for a
      *         407), or null to give up
+     * @throws IOException when answering needs I/O that failed (a token endpoint, say); the call fails with it
      */
     Request authenticate(Request request, Response challenge) throws IOException;
 
@@ -29,6 +30,10 @@ public interface Authenticator {
      * Answers {@code Basic} challenges (RFC 7617) with {@code user} and {@code password}, in UTF-8 when the challenge
      * says {@code charset="UTF-8"}, else ISO-8859-1. Gives up when the challenged request already carried exactly
      * these credentials (they were refused), so a wrong password costs one round trip, not a loop.
+     *
+     * @param user the user name, sent as given
+     * @param password the password, sent as given
+     * @return an authenticator answering Basic challenges only, and giving up on others
      */
     static Authenticator basic(String user, String password) {
         return new BasicAuthenticator(user, password);

@@ -24,7 +24,11 @@ public interface BodyHandler<T> {
         return Response::string;
     }
 
-    /** {@return the body as text, at most {@code maxBytes} of it; a longer body fails the call} */
+    /**
+     * {@return the body as text, at most {@code maxBytes} of it; a longer body fails the call}
+     *
+     * @param maxBytes the most bytes read before the call fails
+     */
     static BodyHandler<String> ofString(int maxBytes) {
         return response -> response.string(maxBytes);
     }
@@ -33,12 +37,20 @@ public interface BodyHandler<T> {
         return Response::bytes;
     }
 
-    /** {@return the body's bytes, at most {@code maxBytes} of them; a longer body fails the call} */
+    /**
+     * {@return the body's bytes, at most {@code maxBytes} of them; a longer body fails the call}
+     *
+     * @param maxBytes the most bytes read before the call fails
+     */
     static BodyHandler<byte[]> ofBytes(int maxBytes) {
         return response -> response.bytes(maxBytes);
     }
 
-    /** Reads the body to its end and throws it away ({@link Response#discard()}): the connection is kept. */
+    /**
+     * Reads the body to its end and throws it away ({@link Response#discard()}): the connection is kept.
+     *
+     * @return a handler whose value is null
+     */
     static BodyHandler<Void> discarding() {
         return response -> {
             response.discard();
@@ -46,7 +58,11 @@ public interface BodyHandler<T> {
         };
     }
 
-    /** {@return the body written to {@code file} (created or replaced); the value is the file} */
+    /**
+     * {@return the body written to {@code file} (created or replaced); the value is the file}
+     *
+     * @param file where the body goes
+     */
     static BodyHandler<Path> ofFile(Path file) {
         Objects.requireNonNull(file, "file");
         return response -> {

@@ -26,7 +26,11 @@ public record ClientStats(long requests, long reusedRequests, long retries, long
         origins = Map.copyOf(origins);
     }
 
-    /** Reused attempts over all attempts; 0 before the first request. */
+    /**
+     * Reused attempts over all attempts; 0 before the first request.
+     *
+     * @return a ratio from 0 to 1
+     */
     public double reuseRatio() {
         long attempts = requests + retries;
         return attempts == 0 ? 0 : (double) reusedRequests / attempts;
@@ -36,7 +40,11 @@ public record ClientStats(long requests, long reusedRequests, long retries, long
         return drains.getOrDefault(outcome, 0L);
     }
 
-    /** {@return the counters of one origin, or all zeros when the client never talked to it} */
+    /**
+     * {@return the counters of one origin, or all zeros when the client never talked to it}
+     *
+     * @param origin scheme, host and port, as {@link Origin#of} makes them
+     */
     public OriginStats origin(Origin origin) {
         return origins.getOrDefault(origin, OriginStats.EMPTY);
     }

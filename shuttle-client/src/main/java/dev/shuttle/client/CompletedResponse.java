@@ -24,7 +24,12 @@ public record CompletedResponse<T>(Request request, int status, HttpVersion vers
         return Statuses.isSuccessful(status);
     }
 
-    /** Shortcut for {@code headers().first(name)}. */
+    /**
+     * Shortcut for {@code headers().first(name)}.
+     *
+     * @param name a field name, case-insensitive
+     * @return the first value of that field, or null when absent
+     */
     public String header(String name) {
         return headers.first(name);
     }

@@ -50,7 +50,11 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
         }
     }
 
-    /** Never drain: closing an unread body closes its connection (Go 1.26 and earlier, Jetty, the JDK client). */
+    /**
+     * Never drain: closing an unread body closes its connection (Go 1.26 and earlier, Jetty, the JDK client).
+     *
+     * @return the policy that never drains
+     */
     public static DrainPolicy none() {
         return NONE;
     }
@@ -58,6 +62,10 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
     /**
      * Go 1.27's behaviour: a background drain capped at {@code maxBytes} and {@code maxTime}, no inline path and no
      * waiting for a draining connection (a request that dials still takes the drained connection if it is first).
+     *
+     * @param maxBytes the most bytes a background drain reads before it gives the connection up
+     * @param maxTime the longest a background drain runs before it gives the connection up
+     * @return a policy with Go 1.27's rules and these caps
      */
     public static DrainPolicy bounded(long maxBytes, Duration maxTime) {
         if (maxBytes <= 0 || maxTime.isZero() || maxTime.isNegative()) {
@@ -66,7 +74,11 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
         return new DrainPolicy(maxBytes, maxTime, false, false);
     }
 
-    /** Shuttle's default: inline, then background drain within 256 KiB and 50 ms, with hand-off. */
+    /**
+     * Shuttle's default: inline, then background drain within 256 KiB and 50 ms, with hand-off.
+     *
+     * @return Shuttle's default policy
+     */
     public static DrainPolicy defaults() {
         return DEFAULTS;
     }

@@ -32,7 +32,13 @@ public interface Interceptor {
         /** {@return the request as it reached this interceptor} */
         Request request();
 
-        /** Hands {@code request} to the next interceptor (or the exchange) and returns its response. */
+        /**
+         * Hands {@code request} to the next interceptor (or the exchange) and returns its response.
+         *
+         * @param request the request to send, this one's or a changed copy
+         * @return the response from further down the chain
+         * @throws IOException when the exchange fails
+         */
         Response proceed(Request request) throws IOException;
 
         /** {@return the connection this exchange goes over, for a network interceptor; null for an application one} */

@@ -29,7 +29,11 @@ public record Origin(String scheme, String host, int port) {
         }
     }
 
-    /** {@return the origin of an absolute {@code http} or {@code https} URI} */
+    /**
+     * {@return the origin of an absolute {@code http} or {@code https} URI}
+     *
+     * @param uri an absolute URI; its default port is filled in
+     */
     public static Origin of(URI uri) {
         String scheme = uri.getScheme();
         if (scheme == null || uri.getHost() == null) {

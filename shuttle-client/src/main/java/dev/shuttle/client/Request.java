@@ -177,6 +177,8 @@ public final class Request {
          * sent percent-encoded as UTF-8 (RFC 3986 3.1's IRI mapping, as browsers and the JDK's client do), and an
          * internationalised host name in its ASCII form (IDNA): {@link Request#uri()} is the URI as sent.
          *
+         * @param uri the request's URI
+         * @return this builder
          * @throws IllegalArgumentException for another scheme, a relative URI, or user info (credentials go in an
          *                                  {@code Authorization} header or an authenticator)
          */
@@ -194,6 +196,10 @@ public final class Request {
         /**
          * Appends {@code name=value} to the URI's query, both encoded as {@code application/x-www-form-urlencoded}
          * (UTF-8; a space becomes {@code +}), as Go's {@code url.Values} and OkHttp's {@code addQueryParameter} do.
+         *
+         * @param name the parameter name, not yet encoded
+         * @param value the parameter value, not yet encoded
+         * @return this builder
          */
         public Builder query(String name, String value) {
             uri = UriEncoding.withQueryParameter(uri, Objects.requireNonNull(name, "name"),
@@ -201,7 +207,13 @@ public final class Request {
             return this;
         }
 
-        /** Sets the method (a token, case-sensitive) and body. */
+        /**
+         * Sets the method (a token, case-sensitive) and body.
+         *
+         * @param method the method, such as {@code GET} or {@code PROPFIND}
+         * @param body the body; {@link BodyPublisher#none()} for none
+         * @return this builder
+         */
         public Builder method(String method, BodyPublisher body) {
             if (!FieldSyntax.isToken(Objects.requireNonNull(method, "method"))) {
                 throw new IllegalArgumentException("invalid method: " + method);
@@ -235,14 +247,26 @@ public final class Request {
             return method("PATCH", body);
         }
 
-        /** Sets the field {@code name} to {@code value}, replacing every field of that name (as the server's does). */
+        /**
+         * Sets the field {@code name} to {@code value}, replacing every field of that name (as the server's does).
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder header(String name, String value) {
             checkSettable(name);
             fields().set(name, value);
             return this;
         }
 
-        /** Adds a field, keeping the others of that name (for fields that may repeat, such as {@code Accept}). */
+        /**
+         * Adds a field, keeping the others of that name (for fields that may repeat, such as {@code Accept}).
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder addHeader(String name, String value) {
             checkSettable(name);
             fields().add(name, value);
@@ -263,13 +287,23 @@ public final class Request {
             return headers;
         }
 
-        /** Overrides the idempotency judged from the method and {@code Idempotency-Key} (see {@link #isIdempotent}). */
+        /**
+         * Overrides the idempotency judged from the method and {@code Idempotency-Key} (see {@link #isIdempotent}).
+         *
+         * @param idempotent whether sending the request twice is harmless
+         * @return this builder
+         */
         public Builder idempotent(boolean idempotent) {
             this.idempotent = idempotent;
             return this;
         }
 
-        /** A trace for this request only, in addition to the client-wide one. */
+        /**
+         * A trace for this request only, in addition to the client-wide one.
+         *
+         * @param trace the request's own trace
+         * @return this builder
+         */
         public Builder trace(ClientTrace trace) {
             this.trace = Objects.requireNonNull(trace, "trace");
             return this;
@@ -279,6 +313,9 @@ public final class Request {
          * A whole-call timeout for this request (connection, request, response head and body), overriding the
          * client's; {@link HttpClient#NO_TIMEOUT} switches it off for this request (a long poll on a client with a
          * call timeout).
+         *
+         * @param timeout the whole-call timeout for this request
+         * @return this builder
          */
         public Builder timeout(Duration timeout) {
             this.timeout = checkTimeout(timeout);
@@ -288,6 +325,9 @@ public final class Request {
         /**
          * The longest wait for the next response byte, overriding the client's {@code readTimeout} for this request;
          * {@link HttpClient#NO_TIMEOUT} switches it off (long polls, server-sent events).
+         *
+         * @param timeout the read timeout for this request
+         * @return this builder
          */
         public Builder readTimeout(Duration timeout) {
             this.readTimeout = checkTimeout(timeout);
@@ -301,6 +341,9 @@ public final class Request {
          * that answers with a final status instead (401, 413) gets no body: over HTTP/1.1 the connection is closed
          * after that response, over HTTP/2 the stream is reset when it ends. Large uploads to servers that may
          * refuse them cost a round trip instead of the upload.
+         *
+         * @param expectContinue whether to wait for {@code 100 Continue} before the body
+         * @return this builder
          */
         public Builder expectContinue(boolean expectContinue) {
             this.expectContinue = expectContinue;

@@ -114,7 +114,12 @@ public final class Response implements AutoCloseable {
         return head.streamId();
     }
 
-    /** Shortcut for {@code headers().first(name)}. */
+    /**
+     * Shortcut for {@code headers().first(name)}.
+     *
+     * @param name a field name, case-insensitive
+     * @return the first value of that field, or null when absent
+     */
     public String header(String name) {
         return head.headers().first(name);
     }
@@ -127,6 +132,7 @@ public final class Response implements AutoCloseable {
     /**
      * Trailer fields of a chunked body; empty for other framings.
      *
+     * @return the trailer fields, possibly empty
      * @throws IllegalStateException when the body has not been read to its end
      */
     public Headers trailers() {
@@ -180,6 +186,9 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body, up to the largest array a JVM can hold. For bodies from servers you do not control,
      * prefer {@link #bytes(int)}, which bounds the memory a server can make you spend.
+     *
+     * @return the body
+     * @throws IOException when reading fails or the body is cut short
      */
     public byte[] bytes() throws IOException {
         return bytes(Integer.MAX_VALUE - 8);
@@ -188,6 +197,8 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body and closes the response.
      *
+     * @param maxBytes the most bytes read
+     * @return the body
      * @throws IOException              when the body is longer than {@code maxBytes} (the response is closed, the
      *                                  rest drained or dropped per the drain policy)
      * @throws IllegalArgumentException when {@code maxBytes} is negative (the response is left open)
@@ -243,6 +254,9 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body as text in the charset of its Content-Type (UTF-8 when none is named) and closes. For
      * bodies from servers you do not control, prefer {@link #string(int)}.
+     *
+     * @return the body as text
+     * @throws IOException when reading fails or the body is cut short
      */
     public String string() throws IOException {
         return new String(bytes(), charset());
@@ -251,6 +265,8 @@ public final class Response implements AutoCloseable {
     /**
      * As {@link #string()}, reading at most {@code maxBytes} of body.
      *
+     * @param maxBytes the most bytes read
+     * @return the body as text
      * @throws IOException when the body is longer (the response is closed)
      */
     public String string(int maxBytes) throws IOException {
@@ -260,6 +276,8 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the rest of the body to its end, throwing it away, and closes: the connection is reused whatever its
      * size, at the price of receiving it all. {@link #close()} alone drains within the policy's caps.
+     *
+     * @throws IOException when reading fails or the body is cut short; the connection is closed then
      */
     public void discard() throws IOException {
         try (this) {
