@@ -130,7 +130,7 @@ public final class Response implements AutoCloseable {
     }
 
     /**
-     * Trailer fields of a chunked body; empty for other framings.
+     * Trailer fields of a chunked HTTP/1.1 body or an HTTP/2 stream's trailing HEADERS; empty when none came.
      *
      * @return the trailer fields, possibly empty
      * @throws IllegalStateException when the body has not been read to its end

@@ -9,7 +9,11 @@ import java.net.InetSocketAddress;
  * {@link Request#connection()}. Counters are live and may be read from any thread.
  */
 public interface ConnectionInfo {
-    /** Unique per server, increasing in accept order, starting at 1. */
+    /**
+     * Unique per server, increasing in accept order, starting at 1.
+     *
+     * @return the connection's id
+     */
     long id();
 
     InetSocketAddress remoteAddress();
@@ -27,12 +31,24 @@ public interface ConnectionInfo {
 
     ConnectionState state();
 
-    /** Bytes received from the peer so far, framing included. */
+    /**
+     * Bytes received from the peer so far, framing included.
+     *
+     * @return bytes read so far
+     */
     long bytesRead();
 
-    /** Bytes the socket accepted for sending so far (heads, framing and bodies): what the server actually wrote. */
+    /**
+     * Bytes the socket accepted for sending so far (heads, framing and bodies): what the server actually wrote.
+     *
+     * @return bytes written so far
+     */
     long bytesWritten();
 
-    /** Requests whose handling started on this connection. */
+    /**
+     * Requests whose handling started on this connection.
+     *
+     * @return requests started so far (HTTP/2: streams whose handler started)
+     */
     long requestCount();
 }

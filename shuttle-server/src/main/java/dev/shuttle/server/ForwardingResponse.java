@@ -18,7 +18,11 @@ public class ForwardingResponse implements Response {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The wrapped response. */
+    /**
+     * The wrapped response.
+     *
+     * @return the response this one forwards to
+     */
     public final Response delegate() {
         return delegate;
     }

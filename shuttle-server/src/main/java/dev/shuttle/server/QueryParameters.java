@@ -25,12 +25,22 @@ public final class QueryParameters {
         this.values = values;
     }
 
-    /** Parses a raw query (without the {@code ?}), RFC 3986 decoding; null or empty gives {@link #EMPTY}. */
+    /**
+     * Parses a raw query (without the {@code ?}), RFC 3986 decoding; null or empty gives {@link #EMPTY}.
+     *
+     * @param rawQuery the query as sent, without the {@code ?}; may be null
+     * @return the parameters
+     */
     public static QueryParameters parse(String rawQuery) {
         return parse(rawQuery, false);
     }
 
-    /** Parses {@code application/x-www-form-urlencoded} text: as {@link #parse}, but {@code +} is a space. */
+    /**
+     * Parses {@code application/x-www-form-urlencoded} text: as {@link #parse}, but {@code +} is a space.
+     *
+     * @param encoded a form body or query as sent
+     * @return the parameters
+     */
     public static QueryParameters parseForm(String encoded) {
         return parse(encoded, true);
     }
@@ -59,13 +69,22 @@ public final class QueryParameters {
         return new QueryParameters(Collections.unmodifiableMap(values));
     }
 
-    /** {@return the first value of {@code name}, or null when it is absent} */
+    /**
+     * {@return the first value of {@code name}, or null when it is absent}
+     *
+     * @param name the decoded parameter name
+     */
     public String first(String name) {
         List<String> all = values.get(name);
         return all == null ? null : all.getFirst();
     }
 
-    /** Every value of {@code name} in the order sent; empty when it is absent. */
+    /**
+     * Every value of {@code name} in the order sent; empty when it is absent.
+     *
+     * @param name the decoded parameter name
+     * @return the values, possibly empty
+     */
     public List<String> all(String name) {
         return values.getOrDefault(name, List.of());
     }
@@ -83,7 +102,11 @@ public final class QueryParameters {
         return values.isEmpty();
     }
 
-    /** Every name with its values, in order; unmodifiable. */
+    /**
+     * Every name with its values, in order; unmodifiable.
+     *
+     * @return the parameters by name
+     */
     public Map<String, List<String>> toMap() {
         return values;
     }

@@ -42,6 +42,8 @@ public interface Request {
     /**
      * {@return the value of wildcard {@code {name}} (or {@code {name...}}) in the routing pattern that matched this
      * request, percent-decoded; null when the pattern has no such wildcard or no router chose the handler}
+     *
+     * @param name the wildcard's name, without braces or dots
      */
     default String pathValue(String name) {
         return null;
@@ -54,17 +56,30 @@ public interface Request {
         return QueryParameters.parse(query());
     }
 
-    /** {@return the first value of query parameter {@code name}, decoded, or null when absent} */
+    /**
+     * {@return the first value of query parameter {@code name}, decoded, or null when absent}
+     *
+     * @param name the decoded parameter name
+     */
     default String queryParameter(String name) {
         return queryParameters().first(name);
     }
 
-    /** HTTP/1.0 or HTTP/1.1, as the client's request line says. */
+    /**
+     * HTTP/1.0 or HTTP/1.1 as the client's request line says, or HTTP/2 for a request on an HTTP/2 stream.
+     *
+     * @return the protocol version of this request
+     */
     HttpVersion version();
 
     Headers headers();
 
-    /** Shortcut for {@code headers().first(name)}. */
+    /**
+     * Shortcut for {@code headers().first(name)}.
+     *
+     * @param name a field name, case-insensitive
+     * @return the first value of that field, or null when absent
+     */
     default String header(String name) {
         return headers().first(name);
     }
@@ -78,7 +93,12 @@ public interface Request {
      */
     InputStream body();
 
-    /** Reads the whole body (bounded by {@link ServerLimits#maxRequestBodyBytes()}). */
+    /**
+     * Reads the whole body (bounded by {@link ServerLimits#maxRequestBodyBytes()}).
+     *
+     * @return the body
+     * @throws IOException when reading fails, the client went away, or the body is over the limit
+     */
     default byte[] bodyBytes() throws IOException {
         return body().readAllBytes();
     }
@@ -86,7 +106,12 @@ public interface Request {
     /** {@return the declared Content-Length, 0 without a body, or -1 when chunked} */
     long contentLength();
 
-    /** Trailer fields of a chunked body, available once the body was read to its end; empty otherwise. */
+    /**
+     * Trailer fields of a chunked HTTP/1.1 body or an HTTP/2 stream's trailing HEADERS, available once the body was
+     * read to its end; empty otherwise.
+     *
+     * @return the trailer fields, possibly empty
+     */
     Headers trailers();
 
     InetSocketAddress remoteAddress();
@@ -96,6 +121,8 @@ public interface Request {
      * on HTTP/1.1, once the request body has been read to its end, when the client closes the connection (seen as
      * it happens, even while the handler waits on something else). Blocked body reads and writes then fail with
      * {@link ClientGoneException}. {@link Cancellation#never()} for a request made without a server.
+     *
+     * @return this request's cancellation signal
      */
     default Cancellation cancellation() {
         return Cancellation.never();

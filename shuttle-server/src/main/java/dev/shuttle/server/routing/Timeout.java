@@ -36,7 +36,11 @@ public final class Timeout {
     private Timeout() {
     }
 
-    /** {@return a deadline of {@code timeout}, a plain-text 503 message, and 1 MiB of buffering} */
+    /**
+     * {@return a deadline of {@code timeout}, a plain-text 503 message, and 1 MiB of buffering}
+     *
+     * @param timeout how long the handler may take
+     */
     public static Middleware of(Duration timeout) {
         return of(timeout, "503 service unavailable: the request timed out\n", DEFAULT_MAX_BUFFERED_BYTES);
     }
