@@ -31,7 +31,12 @@ public final class ReuseAssertions {
         return new ReuseAssertions(server, null);
     }
 
-    /** Counts from {@code earlier} (a {@link MockServer#stats()} taken before the calls under test) on. */
+    /**
+     * Counts from {@code earlier} (a {@link MockServer#stats()} taken before the calls under test) on.
+     *
+     * @param earlier the snapshot to count from
+     * @return assertions on the counts since then
+     */
     public ReuseAssertions since(ReuseStats earlier) {
         return new ReuseAssertions(server, earlier);
     }
@@ -59,7 +64,12 @@ public final class ReuseAssertions {
         return this;
     }
 
-    /** Reused requests / requests ≥ {@code min}: 0.95 means at most 5 of 100 calls opened a connection. */
+    /**
+     * Reused requests / requests ≥ {@code min}: 0.95 means at most 5 of 100 calls opened a connection.
+     *
+     * @param min the lowest ratio accepted, 0 to 1
+     * @return these assertions, for chaining
+     */
     public ReuseAssertions reuseRatioAtLeast(double min) {
         ReuseStats s = current();
         check(s.reuseRatio() >= min, () -> String.format(Locale.ROOT, "expected a reuse ratio of at least %.2f", min),
@@ -73,7 +83,12 @@ public final class ReuseAssertions {
         return this;
     }
 
-    /** Every handshake after the first resumed a session: the client kept its session cache. */
+    /**
+     * Every handshake after the first resumed a session: the client kept its session cache.
+     *
+     * @param max the most full handshakes accepted
+     * @return these assertions, for chaining
+     */
     public ReuseAssertions fullTlsHandshakesAtMost(long max) {
         ReuseStats s = current();
         check(s.tlsHandshakes() - s.tlsResumed() <= max, () -> "expected at most " + max + " full TLS handshakes", s);
@@ -83,6 +98,9 @@ public final class ReuseAssertions {
     /**
      * The sockets accepted at most {@code max} bytes (heads and framing included): what the client took, whether its
      * code read it or not. Call {@link MockServer#awaitConnectionsClosed} after closing the client first.
+     *
+     * @param max the most bytes accepted
+     * @return these assertions, for chaining
      */
     public ReuseAssertions bytesWrittenAtMost(long max) {
         ReuseStats s = current();

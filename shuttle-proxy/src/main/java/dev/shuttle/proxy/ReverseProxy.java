@@ -65,7 +65,11 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         this.requests = new UpstreamRequests(builder.upstream, builder.forwardedHeaders);
     }
 
-    /** {@return a proxy to {@code upstream} ({@code http://host:port} with an optional base path)} */
+    /**
+     * {@return a proxy to {@code upstream} ({@code http://host:port} with an optional base path)}
+     *
+     * @param upstream the upstream's base URI
+     */
     public static Builder to(URI upstream) {
         return new Builder(upstream);
     }
@@ -239,6 +243,9 @@ public final class ReverseProxy implements Handler, AutoCloseable {
          * Default: a client of the proxy's own (no read timeout, a 30 s response-header timeout, no User-Agent),
          * closed with the proxy. Pass one to choose the drain policy, pool, TLS or h2c
          * ({@code http2PriorKnowledge}); it stays the caller's to close.
+         *
+         * @param client the client the proxy forwards with
+         * @return this builder
          */
         public Builder client(HttpClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -249,6 +256,9 @@ public final class ReverseProxy implements Handler, AutoCloseable {
          * Default true: add {@code X-Forwarded-For} (appended), {@code X-Forwarded-Host}, {@code X-Forwarded-Proto}
          * and {@code Forwarded} (appended), as Go's proxy and nginx setups do. False passes the client's own, if
          * any, untouched.
+         *
+         * @param add whether forwarding fields are added
+         * @return this builder
          */
         public Builder forwardedHeaders(boolean add) {
             this.forwardedHeaders = add;

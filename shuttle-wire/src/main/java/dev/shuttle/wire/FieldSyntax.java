@@ -20,7 +20,11 @@ public final class FieldSyntax {
     private FieldSyntax() {
     }
 
-    /** {@return true for RFC 9110 tchar: the characters allowed in tokens such as methods and field names} */
+    /**
+     * {@return true for RFC 9110 tchar: the characters allowed in tokens such as methods and field names}
+     *
+     * @param c a character or byte value
+     */
     public static boolean isTokenChar(int c) {
         return c >= 0 && c < 128 && TCHAR[c];
     }
@@ -37,7 +41,11 @@ public final class FieldSyntax {
         return true;
     }
 
-    /** {@return true for a byte allowed inside a field value: VCHAR, obs-text, SP and HTAB; never CR, LF or NUL} */
+    /**
+     * {@return true for a byte allowed inside a field value: VCHAR, obs-text, SP and HTAB; never CR, LF or NUL}
+     *
+     * @param c a byte value, 0 to 255
+     */
     public static boolean isFieldValueChar(int c) {
         return c == '\t' || (c >= 0x20 && c != 0x7f && c <= 0xff);
     }

@@ -20,7 +20,12 @@ public final class Headers {
         this.namesAndValues = namesAndValues;
     }
 
-    /** Builds from alternating names and values: {@code Headers.of("Host", "a", "Accept", "*&#47;*")}. */
+    /**
+     * Builds from alternating names and values: {@code Headers.of("Host", "a", "Accept", "*&#47;*")}.
+     *
+     * @param namesAndValues names and values, alternating
+     * @return the headers
+     */
     public static Headers of(String... namesAndValues) {
         if (namesAndValues.length % 2 != 0) {
             throw new IllegalArgumentException("expected name/value pairs, got " + namesAndValues.length + " strings");
@@ -54,7 +59,11 @@ public final class Headers {
         return namesAndValues[2 * index + 1];
     }
 
-    /** {@return the first value of {@code name}, or null} */
+    /**
+     * {@return the first value of {@code name}, or null}
+     *
+     * @param name a field name, case-insensitive
+     */
     public String first(String name) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (namesAndValues[i].equalsIgnoreCase(name)) {
@@ -64,7 +73,12 @@ public final class Headers {
         return null;
     }
 
-    /** Every value of {@code name}, in order. */
+    /**
+     * Every value of {@code name}, in order.
+     *
+     * @param name a field name, case-insensitive
+     * @return the values, possibly empty
+     */
     public List<String> all(String name) {
         List<String> values = null;
         for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -95,6 +109,10 @@ public final class Headers {
     /**
      * True when a comma-separated list header (e.g. {@code Connection}, {@code Transfer-Encoding}) carries
      * {@code token}, compared case-insensitively, across all its field lines.
+     *
+     * @param name a field name, case-insensitive
+     * @param token the token sought
+     * @return whether a field of that name lists {@code token}
      */
     public boolean containsToken(String name, String token) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -142,7 +160,13 @@ public final class Headers {
         private Builder() {
         }
 
-        /** Appends a field; names and values are checked against RFC 9110's token and field-value grammar. */
+        /**
+         * Appends a field; names and values are checked against RFC 9110's token and field-value grammar.
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder add(String name, String value) {
             FieldSyntax.requireValidName(name);
             FieldSyntax.requireValidValue(name, value);
@@ -151,7 +175,13 @@ public final class Headers {
             return this;
         }
 
-        /** Removes every field named {@code name}, then adds it once. */
+        /**
+         * Removes every field named {@code name}, then adds it once.
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder set(String name, String value) {
             remove(name);
             return add(name, value);

@@ -12,7 +12,11 @@ public enum HttpVersion {
         this.text = text;
     }
 
-    /** The version as written on an HTTP/1 start line, e.g. {@code HTTP/1.1}. */
+    /**
+     * The version as written on an HTTP/1 start line, e.g. {@code HTTP/1.1}.
+     *
+     * @return the version's text
+     */
     public String text() {
         return text;
     }

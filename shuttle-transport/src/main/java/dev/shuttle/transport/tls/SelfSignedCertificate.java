@@ -55,7 +55,11 @@ public final class SelfSignedCertificate {
         this.privateKey = privateKey;
     }
 
-    /** For {@code localhost}, {@code 127.0.0.1} and {@code ::1}, valid from yesterday for ten years. */
+    /**
+     * For {@code localhost}, {@code 127.0.0.1} and {@code ::1}, valid from yesterday for ten years.
+     *
+     * @return a new certificate and authority
+     */
     public static SelfSignedCertificate generate() {
         return generate(List.of("localhost", "127.0.0.1", "::1"));
     }
@@ -63,6 +67,8 @@ public final class SelfSignedCertificate {
     /**
      * For the given host names and IP address literals (the first is the subject's common name).
      *
+     * @param names the host names and IP address literals the certificate is for
+     * @return a new certificate and authority
      * @throws IllegalArgumentException when {@code names} is empty
      */
     public static SelfSignedCertificate generate(List<String> names) {
@@ -179,6 +185,8 @@ public final class SelfSignedCertificate {
 
     /**
      * {@return a PKCS#12 key store with the key and its chain (certificate, authority) under the alias {@code server}}
+     *
+     * @param password the store's and the key's password
      */
     public KeyStore keyStore(char[] password) {
         try {
@@ -216,12 +224,21 @@ public final class SelfSignedCertificate {
         return pem("PRIVATE KEY", privateKey.getEncoded());
     }
 
-    /** Writes {@link #authorityPem()} to {@code file}. */
+    /**
+     * Writes {@link #authorityPem()} to {@code file}.
+     *
+     * @param file where the authority's PEM goes (created or replaced)
+     */
     public void writeAuthorityPem(Path file) {
         write(file, authorityPem());
     }
 
-    /** Writes the chain and the key as PEM files, for servers and tools that read files (nginx, curl). */
+    /**
+     * Writes the chain and the key as PEM files, for servers and tools that read files (nginx, curl).
+     *
+     * @param chainFile where the certificate chain's PEM goes
+     * @param keyFile where the private key's PEM goes
+     */
     public void writePem(Path chainFile, Path keyFile) {
         write(chainFile, certificateChainPem());
         write(keyFile, privateKeyPem());
