@@ -12,6 +12,7 @@ import java.util.Map;
  *                   the empty name
  */
 public record AuthChallenge(String scheme, Map<String, String> parameters) {
+    /** Copies {@code parameters}, so a challenge never changes after parsing. */
     public AuthChallenge {
         parameters = Map.copyOf(parameters);
     }

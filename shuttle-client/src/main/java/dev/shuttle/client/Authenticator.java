@@ -17,6 +17,8 @@ import java.io.IOException;
 @FunctionalInterface
 public interface Authenticator {
     /**
+     * Answers a challenge: called with the 401 or 407 response, on the calling thread, before the call goes on.
+     *
      * @param request   the request that was challenged, as the call had it (before network interceptors)
      * @param challenge the 401 or 407, open; its {@link Response#challenges()} say what it asks for. Do not close it:
      *                  the client does, or returns it when this returns null

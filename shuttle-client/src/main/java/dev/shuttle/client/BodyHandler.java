@@ -17,6 +17,13 @@ import java.util.Objects;
  */
 @FunctionalInterface
 public interface BodyHandler<T> {
+    /**
+     * Reads the body of {@code response}, which is open and is closed by the client afterwards.
+     *
+     * @param response the response, status and headers known, body unread
+     * @return the value the call returns
+     * @throws IOException when reading fails; the call fails with it
+     */
     T read(Response response) throws IOException;
 
     /** {@return the body as text in its Content-Type's charset (UTF-8 when none), up to the JVM's largest array} */
@@ -33,6 +40,10 @@ public interface BodyHandler<T> {
         return response -> response.string(maxBytes);
     }
 
+    /**
+     * {@return the body's bytes, up to the largest array a JVM can hold} For servers you do not control, prefer {@link
+     * #ofBytes(int)}.
+     */
     static BodyHandler<byte[]> ofBytes() {
         return Response::bytes;
     }

@@ -49,6 +49,11 @@ public interface BodyPublisher {
         return Bodies.NONE;
     }
 
+    /**
+     * {@return {@code bytes} as the body, copied now}
+     *
+     * @param bytes the body
+     */
     static BodyPublisher ofBytes(byte[] bytes) {
         return ofBytes(bytes, 0, bytes.length);
     }
@@ -65,10 +70,21 @@ public interface BodyPublisher {
         return new Bodies.OfBytes(Arrays.copyOfRange(bytes, offset, offset + length));
     }
 
+    /**
+     * {@return {@code text} in UTF-8 as the body, with no {@code Content-Type} of its own}
+     *
+     * @param text the body
+     */
     static BodyPublisher ofString(String text) {
         return ofString(text, StandardCharsets.UTF_8);
     }
 
+    /**
+     * {@return {@code text} in {@code charset} as the body, with no {@code Content-Type} of its own}
+     *
+     * @param text the body
+     * @param charset the encoding
+     */
     static BodyPublisher ofString(String text, Charset charset) {
         return new Bodies.OfBytes(text.getBytes(charset));
     }

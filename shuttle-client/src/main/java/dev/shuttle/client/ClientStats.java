@@ -21,6 +21,7 @@ import java.util.Map;
 public record ClientStats(long requests, long reusedRequests, long retries, long connectionsOpened,
                           long connectionsClosed, Map<DrainOutcome, Long> drains, long bytesDiscarded,
                           long handOffWaits, long handOffDials, Map<Origin, OriginStats> origins) {
+    /** Copies the maps, so a snapshot never changes after it is taken. */
     public ClientStats {
         drains = Map.copyOf(drains);
         origins = Map.copyOf(origins);
@@ -36,6 +37,11 @@ public record ClientStats(long requests, long reusedRequests, long retries, long
         return attempts == 0 ? 0 : (double) reusedRequests / attempts;
     }
 
+    /**
+     * {@return how many closed bodies ended with {@code outcome}}
+     *
+     * @param outcome a drain outcome
+     */
     public long drains(DrainOutcome outcome) {
         return drains.getOrDefault(outcome, 0L);
     }
@@ -50,6 +56,8 @@ public record ClientStats(long requests, long reusedRequests, long retries, long
     }
 
     /**
+     * The counters of one origin (scheme, host and port), since the client was built.
+     *
      * @param connectionsOpened connections dialed successfully
      * @param connectionsClosed connections closed
      * @param requests          attempts sent to this origin (retries included)

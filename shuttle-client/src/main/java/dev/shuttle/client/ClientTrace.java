@@ -41,6 +41,7 @@ import java.util.List;
  * the drain's thread when the drain ends, after {@code close()} returned.
  */
 public interface ClientTrace {
+    /** The trace that ignores every event: the default of clients and requests. */
     ClientTrace NONE = new ClientTrace() {
     };
 

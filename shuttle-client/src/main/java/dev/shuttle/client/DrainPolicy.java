@@ -40,6 +40,10 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
     private static final DrainPolicy NONE = new DrainPolicy(0, Duration.ZERO, false, false);
     private static final DrainPolicy DEFAULTS = new DrainPolicy(DEFAULT_MAX_BYTES, DEFAULT_MAX_TIME, true, true);
 
+    /**
+     * Checks the caps: negative caps are refused, and so are the inline path and hand-off with a zero cap, which would
+     * drain nothing.
+     */
     public DrainPolicy {
         Objects.requireNonNull(maxTime, "maxTime");
         if (maxBytes < 0 || maxTime.isNegative()) {

@@ -36,6 +36,7 @@ public record HandOffDecision(Kind kind, Duration expectedDrain, Duration dialCo
         WAIT_FOR_SPARE
     }
 
+    /** Checks that the kind and the reason are given. */
     public HandOffDecision {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");

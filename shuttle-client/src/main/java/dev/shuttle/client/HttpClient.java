@@ -54,6 +54,7 @@ public final class HttpClient implements AutoCloseable {
         return builder().build();
     }
 
+    /** {@return a builder with every default} */
     public static Builder builder() {
         return new Builder();
     }
@@ -570,6 +571,8 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
+         * Builds the client; the builder may be used again for another one.
+         *
          * @return a new client with its own, empty pool
          * @throws IllegalStateException for prior knowledge without keep-alive (HTTP/2 has no per-request
          *                               connections)

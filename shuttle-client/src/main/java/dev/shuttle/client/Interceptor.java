@@ -25,6 +25,14 @@ import java.io.IOException;
  */
 @FunctionalInterface
 public interface Interceptor {
+    /**
+     * Handles one call (an application interceptor) or one exchange (a network interceptor): usually changes the
+     * request, calls {@link Chain#proceed}, and returns or changes the response.
+     *
+     * @param chain the request and the rest of the chain
+     * @return the response, open; the caller closes it
+     * @throws IOException when the exchange fails, or to fail the call
+     */
     Response intercept(Chain chain) throws IOException;
 
     /** The rest of the call, from one interceptor's point of view. */

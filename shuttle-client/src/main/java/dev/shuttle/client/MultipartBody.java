@@ -47,6 +47,7 @@ public final class MultipartBody implements BodyPublisher {
         this.length = total < 0 ? -1 : total + DASHES.length + boundary.length() + DASHES.length + CRLF.length;
     }
 
+    /** {@return a builder of a {@code multipart/form-data} body} */
     public static Builder builder() {
         return new Builder();
     }
@@ -191,6 +192,7 @@ public final class MultipartBody implements BodyPublisher {
             return this;
         }
 
+        /** {@return the body, with its boundary in the content type; files are read when the request is written} */
         public MultipartBody build() {
             return new MultipartBody(boundary != null ? boundary : randomBoundary(), parts);
         }

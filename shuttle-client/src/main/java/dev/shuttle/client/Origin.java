@@ -13,6 +13,10 @@ import java.util.Objects;
  * @param port   the port, the scheme's default filled in
  */
 public record Origin(String scheme, String host, int port) {
+    /**
+     * Lower-cases the scheme and host and drops an IPv6 literal's brackets, so equal origins compare equal; refuses an
+     * empty host and a port outside 1..65535.
+     */
     public Origin {
         Objects.requireNonNull(scheme, "scheme");
         Objects.requireNonNull(host, "host");

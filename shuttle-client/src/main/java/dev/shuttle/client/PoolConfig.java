@@ -17,6 +17,10 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
     /** {@link #maxIdlePerHost()} value for "size from the recent peak concurrency". */
     public static final int ADAPTIVE = -1;
 
+    /**
+     * Checks the limits: {@code maxIdlePerHost} is {@link #ADAPTIVE} or more, {@code maxIdleTotal} 0 or more, {@code
+     * maxConnsPerHost} more than 0, and {@code idleTimeout} positive.
+     */
     public PoolConfig {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         if (maxIdlePerHost < ADAPTIVE || maxIdleTotal < 0 || maxConnsPerHost <= 0) {
@@ -28,14 +32,20 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
         }
     }
 
+    /**
+     * {@return the default pool: adaptive idle connections per origin, 256 idle in all, no connection limit, 90 s idle
+     * timeout}
+     */
     public static PoolConfig defaults() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return whether idle connections per origin follow the recent peak ({@link #ADAPTIVE})} */
     public boolean adaptiveIdle() {
         return maxIdlePerHost == ADAPTIVE;
     }
@@ -101,6 +111,7 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
             return this;
         }
 
+        /** {@return the configuration} */
         public PoolConfig build() {
             return new PoolConfig(maxIdlePerHost, maxIdleTotal, maxConnsPerHost, idleTimeout);
         }

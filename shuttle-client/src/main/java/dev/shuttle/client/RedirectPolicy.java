@@ -48,6 +48,7 @@ public final class RedirectPolicy {
         return NONE;
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -78,6 +79,8 @@ public final class RedirectPolicy {
     @FunctionalInterface
     public interface Check {
         /**
+         * Decides whether the client follows a redirect its rules would follow.
+         *
          * @param next the request the redirect leads to
          * @param via  the requests sent so far in this call, oldest first
          * @return true to follow; false to return the redirect response to the caller
@@ -133,6 +136,7 @@ public final class RedirectPolicy {
             return this;
         }
 
+        /** {@return the policy} */
         public RedirectPolicy build() {
             return new RedirectPolicy(this);
         }

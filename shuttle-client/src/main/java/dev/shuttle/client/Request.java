@@ -43,30 +43,53 @@ public final class Request {
         this.expectContinue = builder.expectContinue;
     }
 
+    /**
+     * {@return a builder of a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI
+     */
     public static Builder newBuilder(URI uri) {
         return new Builder(uri);
     }
 
+    /**
+     * {@return a builder of a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI; see {@link Builder#uri(URI)} for characters beyond ASCII
+     */
     public static Builder newBuilder(String uri) {
         return new Builder(URI.create(uri));
     }
 
+    /**
+     * {@return a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI
+     */
     public static Request get(String uri) {
         return newBuilder(uri).build();
     }
 
+    /**
+     * {@return a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI
+     */
     public static Request get(URI uri) {
         return newBuilder(uri).build();
     }
 
+    /** {@return the method: {@code GET}, {@code POST}, ...} */
     public String method() {
         return method;
     }
 
+    /** {@return the URI as sent: non-ASCII characters percent-encoded, the host in its ASCII form} */
     public URI uri() {
         return uri;
     }
 
+    /** {@return the scheme, host and port the request goes to, which its pool key is made from} */
     public Origin origin() {
         return origin;
     }
@@ -76,6 +99,7 @@ public final class Request {
         return headers;
     }
 
+    /** {@return the body; {@link BodyPublisher#none()} for none} */
     public BodyPublisher body() {
         return body;
     }
@@ -131,6 +155,7 @@ public final class Request {
         return query == null ? path : path + "?" + query;
     }
 
+    /** {@return a builder holding this request's fields, to make a changed copy} */
     public Builder toBuilder() {
         Builder builder = new Builder(uri);
         builder.method = method;
@@ -223,26 +248,59 @@ public final class Request {
             return this;
         }
 
+        /**
+         * Sets the method to GET, without a body (the default).
+         *
+         * @return this builder
+         */
         public Builder GET() {
             return method("GET", BodyPublisher.none());
         }
 
+        /**
+         * Sets the method to HEAD, without a body.
+         *
+         * @return this builder
+         */
         public Builder HEAD() {
             return method("HEAD", BodyPublisher.none());
         }
 
+        /**
+         * Sets the method to DELETE, without a body.
+         *
+         * @return this builder
+         */
         public Builder DELETE() {
             return method("DELETE", BodyPublisher.none());
         }
 
+        /**
+         * Sets the method to POST.
+         *
+         * @param body the body
+         * @return this builder
+         */
         public Builder POST(BodyPublisher body) {
             return method("POST", body);
         }
 
+        /**
+         * Sets the method to PUT.
+         *
+         * @param body the body
+         * @return this builder
+         */
         public Builder PUT(BodyPublisher body) {
             return method("PUT", body);
         }
 
+        /**
+         * Sets the method to PATCH.
+         *
+         * @param body the body
+         * @return this builder
+         */
         public Builder PATCH(BodyPublisher body) {
             return method("PATCH", body);
         }
@@ -273,6 +331,12 @@ public final class Request {
             return this;
         }
 
+        /**
+         * Removes every field named {@code name}.
+         *
+         * @param name the field name
+         * @return this builder
+         */
         public Builder removeHeader(String name) {
             if (headers != null) {
                 headers.remove(name);
@@ -350,6 +414,7 @@ public final class Request {
             return this;
         }
 
+        /** {@return the request} */
         public Request build() {
             return new Request(this);
         }

@@ -63,10 +63,12 @@ public final class Response implements AutoCloseable {
         this.leakGuard = Leaks.register(this, body.leakAction(request.method(), request.uri()));
     }
 
+    /** {@return the request this response answers: after redirects, the last one sent} */
     public Request request() {
         return request;
     }
 
+    /** {@return the status code} */
     public int status() {
         return head.status();
     }
@@ -89,10 +91,12 @@ public final class Response implements AutoCloseable {
         return head.reason();
     }
 
+    /** {@return the protocol the response came over: HTTP/1.0, HTTP/1.1 or HTTP/2} */
     public HttpVersion version() {
         return head.version();
     }
 
+    /** {@return the response's header fields (without those a decoded body's encoding removed)} */
     public Headers headers() {
         return head.headers();
     }

@@ -30,6 +30,7 @@ public record ResponseLimits(int maxHeaderBytes, int maxHeaderCount, int maxTrai
     private static final ResponseLimits DEFAULTS = new ResponseLimits(64 * 1024, 256, 64 * 1024, DEFAULTS_DECODED,
             DEFAULTS_RATIO);
 
+    /** Checks the bounds: positive, trailers 0 or more (0 refuses any trailer). */
     public ResponseLimits {
         if (maxHeaderBytes <= 0 || maxHeaderCount <= 0 || maxTrailerBytes < 0 || maxDecodedBytes <= 0
                 || maxDecompressionRatio <= 0) {

@@ -34,6 +34,7 @@ public final class MockResponse {
 
     /** What goes wrong, if anything. */
     public enum Fault {
+        /** Nothing: the response is sent whole. */
         NONE,
         /**
          * After {@link #faultAfterBytes()} body bytes the connection closes in order (FIN on HTTP/1.1; RST_STREAM on
@@ -91,6 +92,7 @@ public final class MockResponse {
         }
     }
 
+    /** {@return a builder of a 200 with an empty body} */
     public static Builder builder() {
         return new Builder();
     }
@@ -136,6 +138,7 @@ public final class MockResponse {
         return builder().bodyOfSize(n).chunked().build();
     }
 
+    /** {@return a builder holding this response's settings, to make a changed copy} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.status = status;
@@ -155,6 +158,7 @@ public final class MockResponse {
         return b;
     }
 
+    /** {@return the status code} */
     public int status() {
         return status;
     }
@@ -182,14 +186,17 @@ public final class MockResponse {
         return body;
     }
 
+    /** {@return how the body is framed} */
     public Framing framing() {
         return framing;
     }
 
+    /** {@return whether the server closes the connection after this response} */
     public boolean connectionClose() {
         return connectionClose;
     }
 
+    /** {@return the wait before the head; zero for none} */
     public Duration headDelay() {
         return headDelay;
     }
@@ -203,6 +210,7 @@ public final class MockResponse {
         return pauseAfterBytes;
     }
 
+    /** {@return the pause after {@link #pauseAfterBytes()}; zero for none} */
     public Duration pause() {
         return pause;
     }
@@ -216,18 +224,22 @@ public final class MockResponse {
         return bytesPerSecond;
     }
 
+    /** {@return the wait before a chunked body's end marker; zero for none} */
     public Duration endDelay() {
         return endDelay;
     }
 
+    /** {@return what goes wrong while sending, if anything} */
     public Fault fault() {
         return fault;
     }
 
+    /** {@return the body bytes sent before the fault} */
     public long faultAfterBytes() {
         return faultAfterBytes;
     }
 
+    /** {@return how long nothing is sent after the head, for {@link Fault#STALL_AFTER_HEAD}} */
     public Duration stall() {
         return stall;
     }
@@ -477,6 +489,7 @@ public final class MockResponse {
             return this;
         }
 
+        /** {@return the response} */
         public MockResponse build() {
             return new MockResponse(this);
         }

@@ -88,6 +88,7 @@ public final class MockServer implements AutoCloseable {
         }
     }
 
+    /** {@return a builder of a plaintext HTTP/1.1 server on a free port} */
     public static Builder builder() {
         return new Builder();
     }
@@ -101,15 +102,18 @@ public final class MockServer implements AutoCloseable {
         return builder().start();
     }
 
+    /** {@return the bound port} */
     public int port() {
         return server != null ? server.port() : raw.port();
     }
 
+    /** {@return the bound address: 127.0.0.1 and the port} */
     public InetSocketAddress address() {
         return server != null ? new InetSocketAddress(server.localAddress().getAddress(), server.port())
                 : raw.localAddress();
     }
 
+    /** {@return whether the server speaks TLS} */
     public boolean isTls() {
         return certificate != null;
     }
@@ -490,6 +494,11 @@ public final class MockServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * {@return the started server, bound to 127.0.0.1}
+         *
+         * @throws IOException when the port cannot be bound
+         */
         public MockServer start() throws IOException {
             if (raw && http2) {
                 throw new IllegalStateException("the raw HTTP/1.1 engine does not speak HTTP/2");

@@ -27,6 +27,11 @@ public final class ReuseAssertions {
         this.baseline = baseline;
     }
 
+    /**
+     * {@return assertions on what {@code server} counted so far}
+     *
+     * @param server the mock server the client under test called
+     */
     public static ReuseAssertions assertReuse(MockServer server) {
         return new ReuseAssertions(server, null);
     }
@@ -46,18 +51,36 @@ public final class ReuseAssertions {
         return baseline == null ? now : now.minus(baseline);
     }
 
+    /**
+     * Asserts at most {@code max} new connections.
+     *
+     * @param max the most new connections accepted
+     * @return these assertions, for chaining
+     */
     public ReuseAssertions newConnectionsAtMost(long max) {
         ReuseStats s = current();
         check(s.connections() <= max, () -> "expected at most " + max + " new connection" + (max == 1 ? "" : "s"), s);
         return this;
     }
 
+    /**
+     * Asserts exactly {@code expected} new connections.
+     *
+     * @param expected the number of new connections
+     * @return these assertions, for chaining
+     */
     public ReuseAssertions newConnections(long expected) {
         ReuseStats s = current();
         check(s.connections() == expected, () -> "expected exactly " + expected + " new connections", s);
         return this;
     }
 
+    /**
+     * Asserts exactly {@code expected} requests, so a reuse figure is not met by sending fewer.
+     *
+     * @param expected the number of requests
+     * @return these assertions, for chaining
+     */
     public ReuseAssertions requests(long expected) {
         ReuseStats s = current();
         check(s.requests() == expected, () -> "expected exactly " + expected + " requests", s);
@@ -77,6 +100,12 @@ public final class ReuseAssertions {
         return this;
     }
 
+    /**
+     * Asserts at most {@code max} TLS handshakes, full or resumed.
+     *
+     * @param max the most handshakes accepted
+     * @return these assertions, for chaining
+     */
     public ReuseAssertions tlsHandshakesAtMost(long max) {
         ReuseStats s = current();
         check(s.tlsHandshakes() <= max, () -> "expected at most " + max + " TLS handshake" + (max == 1 ? "" : "s"), s);

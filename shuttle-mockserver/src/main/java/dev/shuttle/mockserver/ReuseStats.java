@@ -19,6 +19,7 @@ import java.util.List;
  */
 public record ReuseStats(long connections, long requests, long tlsHandshakes, long tlsResumed, long bytesWritten,
                          long open, List<ConnectionRecord> perConnection) {
+    /** Copies the per-connection list, so a snapshot never changes after it is taken. */
     public ReuseStats {
         perConnection = List.copyOf(perConnection);
     }

@@ -74,6 +74,11 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         return new Builder(upstream);
     }
 
+    /**
+     * {@return a builder of a proxy to {@code upstream}}
+     *
+     * @param upstream {@code http://host:port} or {@code https://...}, with an optional base path
+     */
     public static Builder to(String upstream) {
         return to(URI.create(upstream));
     }
@@ -101,6 +106,7 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         return client.stats();
     }
 
+    /** {@return the upstream's base URI} */
     public URI upstream() {
         return upstream;
     }
@@ -265,6 +271,7 @@ public final class ReverseProxy implements Handler, AutoCloseable {
             return this;
         }
 
+        /** {@return the proxy, a {@code Handler}; close it to close a client it made} */
         public ReverseProxy build() {
             return new ReverseProxy(this);
         }

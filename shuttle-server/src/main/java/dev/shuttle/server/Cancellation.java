@@ -43,6 +43,7 @@ public final class Cancellation {
     private Cancellation() {
     }
 
+    /** {@return whether it fired} */
     public boolean isCancelled() {
         return cause != null;
     }

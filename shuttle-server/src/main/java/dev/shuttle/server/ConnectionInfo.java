@@ -16,8 +16,10 @@ public interface ConnectionInfo {
      */
     long id();
 
+    /** {@return the client's address} */
     InetSocketAddress remoteAddress();
 
+    /** {@return the server's address the client connected to} */
     InetSocketAddress localAddress();
 
     /**
@@ -29,6 +31,7 @@ public interface ConnectionInfo {
     /** {@return the TLS session's details once its handshake is done; null on a plaintext connection (and before)} */
     TlsInfo tls();
 
+    /** {@return where the connection is in its life now} */
     ConnectionState state();
 
     /**

@@ -16,6 +16,7 @@ import dev.shuttle.transport.tls.TlsInfo;
  */
 @FunctionalInterface
 public interface ConnectionListener {
+    /** The listener that ignores every event: the server's default. */
     ConnectionListener NONE = (connection, from, to) -> {
     };
 

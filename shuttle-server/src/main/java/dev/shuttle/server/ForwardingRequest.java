@@ -15,6 +15,11 @@ import java.util.Objects;
 public class ForwardingRequest implements Request {
     private final Request delegate;
 
+    /**
+     * A request forwarding every call to {@code delegate}.
+     *
+     * @param delegate the request to forward to
+     */
     public ForwardingRequest(Request delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }

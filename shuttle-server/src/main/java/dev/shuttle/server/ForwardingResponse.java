@@ -14,6 +14,11 @@ import java.util.Objects;
 public class ForwardingResponse implements Response {
     private final Response delegate;
 
+    /**
+     * A response forwarding every call to {@code delegate}.
+     *
+     * @param delegate the response to forward to
+     */
     public ForwardingResponse(Response delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }

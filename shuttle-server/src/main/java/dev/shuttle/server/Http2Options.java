@@ -32,6 +32,10 @@ package dev.shuttle.server;
 public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrentStreams, int initialWindowSize,
                            int connectionWindowSize, int maxStreamResets, java.time.Duration resetWindow,
                            int maxControlFramesPerSecond) {
+    /**
+     * Checks the ranges: stream limit, stream window and budgets positive, the connection window at least RFC 9113's
+     * initial 65 535 bytes.
+     */
     public Http2Options {
         if (maxConcurrentStreams <= 0 || initialWindowSize <= 0 || connectionWindowSize < 65_535
                 || maxStreamResets <= 0 || resetWindow == null || resetWindow.isNegative() || resetWindow.isZero()
@@ -42,6 +46,7 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         }
     }
 
+    /** {@return HTTP/2 over TLS and h2c, with the defaults below} */
     public static Http2Options defaults() {
         return builder().build();
     }
@@ -55,6 +60,7 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         return builder().enabled(false).build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -157,6 +163,7 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
             return this;
         }
 
+        /** {@return the options} */
         public Http2Options build() {
             return new Http2Options(enabled, cleartext, maxConcurrentStreams, initialWindowSize, connectionWindowSize,
                     maxStreamResets, resetWindow, maxControlFramesPerSecond);

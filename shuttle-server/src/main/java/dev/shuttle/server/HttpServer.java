@@ -64,6 +64,7 @@ public final class HttpServer implements AutoCloseable {
                 new Protocols(builder.http2));
     }
 
+    /** {@return a builder with every default but the handler} */
     public static Builder builder() {
         return new Builder();
     }
@@ -102,10 +103,12 @@ public final class HttpServer implements AutoCloseable {
         return address;
     }
 
+    /** {@return a snapshot of the server's counters} */
     public ServerStats stats() {
         return engine.stats();
     }
 
+    /** {@return whether the server accepts connections: started and not yet shut down} */
     public boolean isRunning() {
         lifecycleLock.lock();
         try {
@@ -353,6 +356,7 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
+        /** {@return the server, not started yet} */
         public HttpServer build() {
             return new HttpServer(this);
         }

@@ -17,6 +17,7 @@ import java.util.Set;
  * browsers do: a query parameter is data for the handler to judge, not a path the server resolves. Immutable.
  */
 public final class QueryParameters {
+    /** No parameters: the query of a request without one. */
     public static final QueryParameters EMPTY = new QueryParameters(Map.of());
 
     private final Map<String, List<String>> values;
@@ -89,6 +90,11 @@ public final class QueryParameters {
         return values.getOrDefault(name, List.of());
     }
 
+    /**
+     * {@return whether parameter {@code name} is present, with or without a value}
+     *
+     * @param name the decoded parameter name
+     */
     public boolean contains(String name) {
         return values.containsKey(name);
     }
@@ -98,6 +104,7 @@ public final class QueryParameters {
         return values.keySet();
     }
 
+    /** {@return whether there are no parameters} */
     public boolean isEmpty() {
         return values.isEmpty();
     }

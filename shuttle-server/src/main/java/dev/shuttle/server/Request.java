@@ -72,6 +72,7 @@ public interface Request {
      */
     HttpVersion version();
 
+    /** {@return the request's header fields; for HTTP/2, without pseudo-header fields} */
     Headers headers();
 
     /**
@@ -114,6 +115,7 @@ public interface Request {
      */
     Headers trailers();
 
+    /** {@return the client's address (the proxy's, behind one)} */
     InetSocketAddress remoteAddress();
 
     /**

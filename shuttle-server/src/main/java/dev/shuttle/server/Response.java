@@ -28,6 +28,7 @@ public interface Response {
      */
     Response status(int status);
 
+    /** {@return the status code set so far} */
     int status();
 
     /**
@@ -48,6 +49,12 @@ public interface Response {
      */
     Response addHeader(String name, String value);
 
+    /**
+     * Removes every field named {@code name}.
+     *
+     * @param name the field name
+     * @return this response
+     */
     Response removeHeader(String name);
 
     /** {@return the fields set so far (without the ones the server adds at commit)} */
@@ -113,6 +120,7 @@ public interface Response {
      */
     void flush() throws IOException;
 
+    /** {@return whether the head was sent (or is being sent): status and headers can no longer change} */
     boolean isCommitted();
 
     /**

@@ -30,6 +30,10 @@ public record ServerLimits(int maxRequestLineBytes,
                            long unreadBodyDiscardBytes,
                            int maxConnections) {
 
+    /**
+     * Checks the limits: the head limits positive, the body, trailer and discard limits and {@code maxConnections} 0 or
+     * more.
+     */
     public ServerLimits {
         if (maxRequestLineBytes <= 0 || maxHeadBytes <= 0 || maxHeaderCount <= 0 || maxChunkLineBytes <= 0
                 || maxTrailerBytes < 0 || maxRequestBodyBytes < 0 || unreadBodyDiscardBytes < 0 || maxConnections < 0) {
@@ -37,14 +41,17 @@ public record ServerLimits(int maxRequestLineBytes,
         }
     }
 
+    /** {@return the default limits} */
     public static ServerLimits defaults() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return a builder holding these limits, to change some} */
     public Builder toBuilder() {
         return new Builder()
                 .maxRequestLineBytes(maxRequestLineBytes)
@@ -171,6 +178,7 @@ public record ServerLimits(int maxRequestLineBytes,
             return this;
         }
 
+        /** {@return the limits} */
         public ServerLimits build() {
             return new ServerLimits(maxRequestLineBytes, maxHeadBytes, maxHeaderCount, maxChunkLineBytes,
                     maxTrailerBytes, maxRequestBodyBytes, unreadBodyDiscardBytes, maxConnections);

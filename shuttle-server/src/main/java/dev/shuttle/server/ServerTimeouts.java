@@ -22,6 +22,7 @@ import java.util.Objects;
 public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration idle, Duration write,
                              Duration tlsHandshake) {
 
+    /** Checks that every timeout is positive. */
     public ServerTimeouts {
         requirePositive(headerRead, "headerRead");
         requirePositive(bodyRead, "bodyRead");
@@ -37,14 +38,17 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
         }
     }
 
+    /** {@return the default timeouts} */
     public static ServerTimeouts defaults() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return a builder holding these timeouts, to change some} */
     public Builder toBuilder() {
         return new Builder().headerRead(headerRead).bodyRead(bodyRead).idle(idle).write(write)
                 .tlsHandshake(tlsHandshake);
@@ -125,6 +129,7 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
             return this;
         }
 
+        /** {@return the timeouts} */
         public ServerTimeouts build() {
             return new ServerTimeouts(headerRead, bodyRead, idle, write, tlsHandshake);
         }

@@ -29,6 +29,11 @@ public final class FieldSyntax {
         return c >= 0 && c < 128 && TCHAR[c];
     }
 
+    /**
+     * {@return whether {@code text} is a non-empty RFC 9110 token}
+     *
+     * @param text the text to check
+     */
     public static boolean isToken(CharSequence text) {
         if (text.isEmpty()) {
             return false;
@@ -50,12 +55,25 @@ public final class FieldSyntax {
         return c == '\t' || (c >= 0x20 && c != 0x7f && c <= 0xff);
     }
 
+    /**
+     * Checks a field name.
+     *
+     * @param name the field name
+     * @throws IllegalArgumentException when it is not a token
+     */
     public static void requireValidName(String name) {
         if (name == null || !isToken(name)) {
             throw new IllegalArgumentException("invalid header name: " + quote(name));
         }
     }
 
+    /**
+     * Checks a field value.
+     *
+     * @param name the field's name, for the message
+     * @param value the field value
+     * @throws IllegalArgumentException when it holds CR, LF, NUL or another byte a field value may not
+     */
     public static void requireValidValue(String name, String value) {
         if (value == null) {
             throw new IllegalArgumentException("null value for header " + name);

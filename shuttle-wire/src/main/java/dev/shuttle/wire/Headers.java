@@ -11,6 +11,7 @@ import java.util.Objects;
  * arrived (RFC 9110 section 5.3). Lookups are linear: heads have tens of fields, where a scan beats hashing.
  */
 public final class Headers {
+    /** No fields. */
     public static final Headers EMPTY = new Headers(new String[0]);
 
     /** name0, value0, name1, value1, ... */
@@ -37,23 +38,36 @@ public final class Headers {
         return builder.build();
     }
 
+    /** {@return an empty builder} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return the number of fields (field lines), repeated names counted each time} */
     public int size() {
         return namesAndValues.length / 2;
     }
 
+    /** {@return whether there are no fields} */
     public boolean isEmpty() {
         return namesAndValues.length == 0;
     }
 
+    /**
+     * {@return the name of field {@code index}, as sent}
+     *
+     * @param index from 0 to {@link #size()} - 1
+     */
     public String name(int index) {
         Objects.checkIndex(index, size());
         return namesAndValues[2 * index];
     }
 
+    /**
+     * {@return the value of field {@code index}}
+     *
+     * @param index from 0 to {@link #size()} - 1
+     */
     public String value(int index) {
         Objects.checkIndex(index, size());
         return namesAndValues[2 * index + 1];
@@ -92,6 +106,11 @@ public final class Headers {
         return values == null ? List.of() : Collections.unmodifiableList(values);
     }
 
+    /**
+     * {@return how many fields are named {@code name}}
+     *
+     * @param name a field name, case-insensitive
+     */
     public int count(String name) {
         int count = 0;
         for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -102,6 +121,11 @@ public final class Headers {
         return count;
     }
 
+    /**
+     * {@return whether a field named {@code name} is present}
+     *
+     * @param name a field name, case-insensitive
+     */
     public boolean contains(String name) {
         return first(name) != null;
     }
@@ -128,6 +152,7 @@ public final class Headers {
         return false;
     }
 
+    /** {@return a builder holding these fields, to make a changed copy} */
     public Builder toBuilder() {
         Builder builder = new Builder();
         builder.namesAndValues.addAll(Arrays.asList(namesAndValues));
@@ -187,6 +212,12 @@ public final class Headers {
             return add(name, value);
         }
 
+        /**
+         * Removes every field named {@code name}.
+         *
+         * @param name the field name, case-insensitive
+         * @return this builder
+         */
         public Builder remove(String name) {
             for (int i = namesAndValues.size() - 2; i >= 0; i -= 2) {
                 if (namesAndValues.get(i).equalsIgnoreCase(name)) {
@@ -197,10 +228,12 @@ public final class Headers {
             return this;
         }
 
+        /** {@return the number of fields so far} */
         public int size() {
             return namesAndValues.size() / 2;
         }
 
+        /** {@return the headers} */
         public Headers build() {
             return namesAndValues.isEmpty() ? EMPTY : new Headers(namesAndValues.toArray(new String[0]));
         }

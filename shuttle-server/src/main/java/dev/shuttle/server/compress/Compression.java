@@ -52,6 +52,7 @@ public final class Compression {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -189,6 +190,7 @@ public final class Compression {
             return this;
         }
 
+        /** {@return the compression middleware} */
         public Middleware build() {
             Compression compression = new Compression(this);
             return compression::wrap;

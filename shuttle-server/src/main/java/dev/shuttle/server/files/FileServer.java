@@ -357,6 +357,8 @@ public final class FileServer implements Handler {
         }
 
         /**
+         * Builds the handler, checking the root now.
+         *
          * @return the file server
          * @throws IOException when the directory does not exist or is not one
          */

@@ -71,6 +71,7 @@ public final class AccessLog {
         return builder().combined(true).build();
     }
 
+    /** {@return a builder starting from the Common Log Format to the {@value #LOGGER} logger} */
     public static Builder builder() {
         return new Builder();
     }
@@ -262,6 +263,7 @@ public final class AccessLog {
             return this;
         }
 
+        /** {@return the access-log middleware} */
         public Middleware build() {
             return new AccessLog(this)::wrap;
         }

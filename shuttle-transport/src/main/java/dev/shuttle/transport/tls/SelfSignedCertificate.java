@@ -179,6 +179,7 @@ public final class SelfSignedCertificate {
         return authority;
     }
 
+    /** {@return the server certificate's private key} */
     public PrivateKey privateKey() {
         return privateKey;
     }
