@@ -59,6 +59,10 @@ public final class Router implements Handler {
     /** Set under lock when the first request arrives: the global chain around {@link #dispatch}. */
     private volatile Handler entry;
 
+    /** An empty router: every request gets the not-found handler's 404 until routes are registered. */
+    public Router() {
+    }
+
     /**
      * Registers {@code handler} for {@code pattern}, wrapped in {@code routeMiddleware} (the first outermost).
      *
