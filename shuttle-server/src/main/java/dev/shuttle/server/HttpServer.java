@@ -13,9 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLContext;
 
 /**
- * An HTTP/1.1 server, plaintext or over TLS: one virtual thread per active connection running the {@link Handler},
- * idle keep-alive connections parked without a thread (and without a buffer, TLS included) in a shared readiness
- * watcher.
+ * An HTTP/1.1 and HTTP/2 server, plaintext or over TLS (HTTP/2 by ALPN {@code h2}, or h2c on a plaintext port): one
+ * virtual thread per active HTTP/1.1 connection, and per HTTP/2 stream, running the {@link Handler}; idle keep-alive
+ * and HTTP/2 connections parked without a thread (and without a buffer, TLS included) in a shared readiness watcher.
  *
  * <pre>{@code
  * try (HttpServer server = HttpServer.builder()
