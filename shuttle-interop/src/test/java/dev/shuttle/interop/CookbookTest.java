@@ -93,7 +93,7 @@ class CookbookTest {
         HttpClient client = HttpClient.builder()
                 .connectTimeout(Duration.ofSeconds(5))     // default 10 s
                 .readTimeout(Duration.ofSeconds(30))       // default 10 s: no byte for this long; NO_TIMEOUT for SSE
-                .callTimeout(Duration.ofMinutes(2))        // default none: the whole call, redirects and retries included
+                .callTimeout(Duration.ofMinutes(2))        // default none: the whole call, redirects and retries too
                 .build();
         Request quick = Request.newBuilder(server.url("/slow"))
                 .timeout(Duration.ofMillis(200))           // this call only, instead of callTimeout
@@ -279,7 +279,7 @@ class CookbookTest {
 
     @Test
     void http2Choices() throws Exception {
-        Router router = new Router().handle("GET /", (request, response) -> response.send(request.version().toString()));
+        Router router = new Router().handle("GET /", (request, response) -> response.send("hi"));
         SelfSignedCertificate certificate = SelfSignedCertificate.generate();
         try (HttpServer plain = start(router);
              HttpServer tls = HttpServer.builder().host("127.0.0.1").port(0).handler(router)

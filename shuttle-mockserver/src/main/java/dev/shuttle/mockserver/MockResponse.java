@@ -307,7 +307,8 @@ public final class MockResponse {
         }
 
         /**
-         * Adds a field. {@code Content-Length}, {@code Transfer-Encoding} and {@code Connection} are set by the framing options.
+         * Adds a field. {@code Content-Length}, {@code Transfer-Encoding} and {@code Connection} are set by the framing
+         * options.
          *
          * @param name the field name
          * @param value the field value

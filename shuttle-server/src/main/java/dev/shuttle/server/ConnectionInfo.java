@@ -23,8 +23,8 @@ public interface ConnectionInfo {
     InetSocketAddress localAddress();
 
     /**
-     * {@return the protocol spoken on the connection: {@link HttpVersion#HTTP_2} for HTTP/2, {@link HttpVersion#HTTP_1_1}
-     * for HTTP/1 (whatever each request says)}
+     * {@return the protocol spoken on the connection: {@link HttpVersion#HTTP_2} for HTTP/2,
+     * {@link HttpVersion#HTTP_1_1} for HTTP/1 (whatever each request says)}
      */
     HttpVersion protocol();
 

@@ -15,9 +15,10 @@ import java.nio.charset.StandardCharsets;
  * <p>Framing is chosen at commit, so handlers never write it themselves: an explicit {@link #contentLength(long)}
  * is sent as is; otherwise a body that fits the first-chunk buffer (8 KiB) when the handler returns gets an automatic
  * Content-Length, a larger or flushed body goes chunked (HTTP/1.1), close-delimited (HTTP/1.0) or in DATA frames
- * (HTTP/2), and setting {@link #trailers(Headers)} forces chunked on HTTP/1.1. HEAD responses carry the headers a GET would get and no body. The server
- * adds {@code Date}, and {@code Connection: close} or {@code keep-alive} as needed. A {@code Content-Length} set
- * through {@link #header} means {@link #contentLength(long)}; {@code Transfer-Encoding} is refused (the server frames).
+ * (HTTP/2), and setting {@link #trailers(Headers)} forces chunked on HTTP/1.1. HEAD responses carry the headers a
+ * GET would get and no body. The server adds {@code Date}, and {@code Connection: close} or {@code keep-alive} as
+ * needed. A {@code Content-Length} set through {@link #header} means {@link #contentLength(long)};
+ * {@code Transfer-Encoding} is refused (the server frames).
  */
 public interface Response {
     /**
