@@ -86,11 +86,12 @@ public interface Request {
     }
 
     /**
-     * {@return the body, decoded from its framing (Content-Length or chunked); empty when the request has none} Reading
-     * it the first time sends {@code 100 Continue} when the client asked for it. A body longer than {@link
-     * ServerLimits#maxRequestBodyBytes()} fails with an IOException ({@code Http1Exception} status 413); a stall longer
-     * than {@link ServerTimeouts#bodyRead()} with a {@code SocketTimeoutException}. Closing it does not close the
-     * connection; the server deals with any unread rest after the handler returns.
+     * {@return the body, decoded from its framing (Content-Length or chunked; DATA frames on HTTP/2); empty when the
+     * request has none} Reading it the first time sends {@code 100 Continue} when the client asked for it. A body
+     * longer than {@link ServerLimits#maxRequestBodyBytes()} fails with an IOException (on HTTP/1.1 an
+     * {@code Http1Exception} with status 413); a stall longer than {@link ServerTimeouts#bodyRead()} with a
+     * {@code SocketTimeoutException}. Closing it does not close the connection; the server deals with any unread rest
+     * after the handler returns.
      */
     InputStream body();
 
@@ -104,7 +105,7 @@ public interface Request {
         return body().readAllBytes();
     }
 
-    /** {@return the declared Content-Length, 0 without a body, or -1 when chunked} */
+    /** {@return the declared Content-Length, 0 without a body, or -1 when unknown (chunked, or HTTP/2 without one)} */
     long contentLength();
 
     /**
