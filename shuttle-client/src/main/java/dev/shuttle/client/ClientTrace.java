@@ -59,7 +59,7 @@ public interface ClientTrace {
     /**
      * The request asks the pool for a connection to {@code origin}.
      *
-     * @param origin the origin the request goes to (the proxy's tunnel target when proxied)
+     * @param origin the origin the request goes to
      */
     default void getConn(Origin origin) {
     }
@@ -111,7 +111,7 @@ public interface ClientTrace {
     /**
      * A TCP connect to {@code address} begins.
      *
-     * @param origin the origin of the request (the proxy's when connecting to one is shown by {@code address})
+     * @param origin the origin of the request; through a proxy, {@code address} is the proxy's
      * @param address the address being connected to
      */
     default void connectStart(Origin origin, InetSocketAddress address) {
@@ -171,7 +171,8 @@ public interface ClientTrace {
     /**
      * The request has its connection.
      *
-     * @param connection the connection, new or reused, HTTP/1.1 or HTTP/2 ({@link ConnectionInfo#reused()} says which)
+     * @param connection the connection: new or reused ({@link ConnectionInfo#reused()}), HTTP/1.1 or HTTP/2
+     *     ({@link ConnectionInfo#protocol()})
      */
     default void gotConn(ConnectionInfo connection) {
     }
