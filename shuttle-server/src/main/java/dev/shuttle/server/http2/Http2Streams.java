@@ -458,9 +458,14 @@ final class Http2Streams {
         }
     }
 
+    /**
+     * A stream whose handler returned and whose both ends closed leaves the table; what its body still buffers (the
+     * end of an upload that came after the handler returned) will never be read, and goes back to the connection.
+     */
     private void removeIfDoneLocked(Http2Stream stream) {
         assert lock.isHeldByCurrentThread();
         if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id)) {
+            receive.connectionConsumed(stream.body.discard(chunks));
             gauge.accept(-1);
             if (stream.reset != null && !stream.resetByPeer) {
                 peerIds.resetByUs(stream.id);
