@@ -138,4 +138,36 @@ class CrossRoleFlowControlTest {
         }
         assertThat(server.connectionsOpened()).isEqualTo(1);
     }
+
+    /**
+     * The other way round: handlers answer without reading uploads that together far exceed the server's 65 535-octet
+     * connection window, so the next upload would stall unless the server credited every octet it dropped.
+     */
+    @Test
+    void uploadsAHandlerLeavesUnreadReturnTheirCreditToTheServersConnection() throws Exception {
+        server = CrossRoleServer.start(false, Http2Options.builder().initialWindowSize(65_535)
+                .connectionWindowSize(65_535).build(), (request, response) -> {
+                    if (request.path().equals("/ignore")) {
+                        response.send("ignored");
+                    } else {
+                        Bodies.serve(request, response);
+                    }
+                });
+        byte[] upload = Bodies.body(60_000);
+        try (HttpClient client = server.client().build()) {
+            warmUp(client);
+            for (int i = 0; i < 20; i++) { // 1.2 MB
+                try (Response response = client.send(Request.newBuilder(server.url("/ignore"))
+                        .POST(BodyPublisher.ofBytes(upload)).build())) {
+                    assertThat(response.string()).isEqualTo("ignored");
+                }
+            }
+            try (Response response = client.send(Request.newBuilder(server.url("/echo"))
+                    .POST(BodyPublisher.ofBytes(upload)).build())) {
+                assertThat(Bodies.readPattern(response.body())).isEqualTo(upload.length);
+            }
+            assertThat(client.stats().connectionsOpened()).isEqualTo(1);
+        }
+        assertThat(server.connectionsOpened()).isEqualTo(1);
+    }
 }
