@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -144,10 +143,6 @@ class CrossRoleFlowControlTest {
      * The other way round: handlers answer without reading uploads that together far exceed the server's 65 535-octet
      * connection window, so the next upload would stall unless the server credited every octet it dropped.
      */
-    @Disabled("bug, intermittent (about one run of this class in eight): the upload after the ignored ones sends 0 "
-            + "bytes, 'the server granted no flow-control window'. The end of an upload that arrives between its "
-            + "handler's return and the NO_ERROR reset is never credited to the connection window; staged "
-            + "deterministically in shuttle-server's Http2StreamsTest.theEndOfAnUploadArrivingAfterItsHandlerReturned…")
     @Test
     void uploadsAHandlerLeavesUnreadReturnTheirCreditToTheServersConnection() throws Exception {
         server = CrossRoleServer.start(false, Http2Options.builder().initialWindowSize(65_535)

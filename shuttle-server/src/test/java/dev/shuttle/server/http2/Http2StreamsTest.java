@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Exception;
 import java.nio.ByteBuffer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,9 +81,6 @@ class Http2StreamsTest {
      * before the session's NO_ERROR reset (the handler's thread has yet to send it). Those bytes counted against the
      * connection window and must come back to it, with the reset or with the stream's close.
      */
-    @Disabled("bug: DATA with END_STREAM arriving between handlerDone and the NO_ERROR reset is buffered, closes the "
-            + "stream, which leaves the registry with that body undiscarded; the reset then finds no stream, so its "
-            + "octets never go back to the connection window (Http2Streams.endRemoteLocked/removeIfDoneLocked)")
     @Test
     void theEndOfAnUploadArrivingAfterItsHandlerReturnedGoesBackToTheConnectionWindow() throws Exception {
         Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
