@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -160,9 +159,6 @@ class InitialWindowChangeTest {
      * (section 6.5.3). Shuttle's client does so when a cold connection's first call is an upload; with a server
      * window under 65 535 the server resets such a stream.
      */
-    @Disabled("bug: the server holds a client to its announced SETTINGS_INITIAL_WINDOW_SIZE before the client "
-            + "acknowledged it (ReceiveWindows opens streams with it at once): a first upload of up to 65 535 octets "
-            + "on a fresh connection is reset with FLOW_CONTROL_ERROR when the window is smaller")
     @Test
     void aBodyWithinTheDefaultWindowBeforeTheServersSettingsIsAcknowledgedIsAccepted() throws Exception {
         server = CrossRoleServer.start(false, Http2Options.builder().initialWindowSize(1024).build(), Bodies::serve);
