@@ -139,10 +139,6 @@ final class ConnectionRegistry {
         return open;
     }
 
-    int openCount() {
-        return open.size();
-    }
-
     /**
      * Waits until every connection has closed or {@code deadlineNanos} (nanoTime) passes.
      *
