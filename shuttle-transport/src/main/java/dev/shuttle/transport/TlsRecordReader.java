@@ -69,13 +69,7 @@ final class TlsRecordReader {
             return false;
         }
         // Application bytes may follow the handshake in the same flight (a server's 0.5-RTT data): keep them.
-        ByteBuffer app = pendingForWriting();
-        SSLEngineResult result;
-        try {
-            result = engine.unwrap(netIn, app);
-        } finally {
-            app.flip();
-        }
+        SSLEngineResult result = unwrapIntoPending();
         return switch (result.getStatus()) {
             case OK -> true;
             case BUFFER_UNDERFLOW -> {
@@ -148,13 +142,7 @@ final class TlsRecordReader {
      * @return bytes given, -1 after close_notify, 0 when the record is incomplete, or {@link #RECORD_WITHOUT_DATA}
      */
     private int decryptIntoPending(ByteBuffer dst) throws IOException {
-        ByteBuffer app = pendingForWriting();
-        SSLEngineResult result;
-        try {
-            result = engine.unwrap(netIn, app);
-        } finally {
-            app.flip();
-        }
+        SSLEngineResult result = unwrapIntoPending();
         writer.finishEngineWork(result.getHandshakeStatus());
         switch (result.getStatus()) {
             case OK -> {
@@ -171,6 +159,16 @@ final class TlsRecordReader {
             return copyPending(dst);
         }
         return inboundDone ? -1 : RECORD_WITHOUT_DATA;
+    }
+
+    /** One unwrap from {@code netIn} into {@code appPending}, which is left in read mode. */
+    private SSLEngineResult unwrapIntoPending() throws SSLException {
+        ByteBuffer app = pendingForWriting();
+        try {
+            return engine.unwrap(netIn, app);
+        } finally {
+            app.flip();
+        }
     }
 
     private int copyPending(ByteBuffer dst) {

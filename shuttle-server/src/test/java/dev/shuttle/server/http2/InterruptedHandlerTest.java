@@ -103,18 +103,22 @@ class InterruptedHandlerTest {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).timeout(WAIT).build();
     }
 
-    /** Upgrades to h2c first, so the requests after it are streams of one HTTP/2 connection. */
-    private void upgrade() throws Exception {
+    /**
+     * Upgrades to h2c, so the requests after it are streams of one HTTP/2 connection, then opens /other, whose stream
+     * is open on that connection before the next request goes out.
+     */
+    private CompletableFuture<HttpResponse<String>> upgradeAndOpenOther() throws Exception {
         HttpResponse<String> first = client.send(get("/first"), HttpResponse.BodyHandlers.ofString());
         assertThat(first.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        CompletableFuture<HttpResponse<String>> other = client.sendAsync(get("/other"),
+                HttpResponse.BodyHandlers.ofString());
+        awaitOther();
+        return other;
     }
 
     @Test
     void aHandlerInterruptedBeforeItsResponseGetsA500AndTheSharedConnectionServesOn() throws Exception {
-        upgrade();
-        CompletableFuture<HttpResponse<String>> other = client.sendAsync(get("/other"),
-                HttpResponse.BodyHandlers.ofString());
-        awaitOther(); // its stream is open on the connection before the next request goes out
+        CompletableFuture<HttpResponse<String>> other = upgradeAndOpenOther();
         HttpResponse<String> interrupted = client.send(get("/before-commit"), HttpResponse.BodyHandlers.ofString());
 
         assertThat(interruptedWrite.get(WAIT.toSeconds(), TimeUnit.SECONDS))
@@ -129,10 +133,7 @@ class InterruptedHandlerTest {
 
     @Test
     void aHandlerInterruptedAfterItCommittedHasItsStreamResetAndTheSharedConnectionServesOn() throws Exception {
-        upgrade();
-        CompletableFuture<HttpResponse<String>> other = client.sendAsync(get("/other"),
-                HttpResponse.BodyHandlers.ofString());
-        awaitOther(); // its stream is open on the connection before the next request goes out
+        CompletableFuture<HttpResponse<String>> other = upgradeAndOpenOther();
 
         assertThatThrownBy(() -> client.send(get("/after-commit"), HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(IOException.class)
