@@ -28,8 +28,8 @@ import java.util.function.LongSupplier;
  * <p>Races settled here: bytes that arrive between the connection's last read and the registration are seen by the
  * first select (epoll is level-triggered); a channel closed by someone else while queued fails its registration and
  * wakes as FAILED; a park after shutdown began is refused ({@code park} returns null) so no connection can slip in
- * behind the final sweep. The watcher thread's own rounds are {@link WatcherLoop}'s; the queues between owners and
- * that thread are {@link ParkRequests}'.
+ * behind the final sweep. The watcher thread's own rounds are {@code WatcherLoop}'s; the queues between owners and
+ * that thread are {@code ParkRequests}'.
  *
  * <p>Lifecycle: NEW → RUNNING ({@link #start()}) → CLOSING ({@link #close()}) → CLOSED (every park was handed back
  * and the thread ended).

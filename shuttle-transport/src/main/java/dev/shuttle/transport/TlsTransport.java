@@ -20,8 +20,8 @@ import javax.net.ssl.SSLSession;
 
 /**
  * TLS over a socket with JSSE's {@link SSLEngine}, not {@code SSLSocket}: sets the engine up for either side, runs
- * the handshake, and serves {@link Transport}'s reads and writes through a {@link TlsRecordReader} (records in, and
- * the buffers they need) and a {@link TlsRecordWriter} (records out). The engine is plain state, so a parked
+ * the handshake, and serves {@link Transport}'s reads and writes through a {@code TlsRecordReader} (records in, and
+ * the buffers they need) and a {@code TlsRecordWriter} (records out). The engine is plain state, so a parked
  * connection keeps it and, at most, a partial record in an array of its exact size.
  *
  * <p>The engine's work during a read (tasks, and the wraps a key update or renegotiation asks for) is done on the
