@@ -23,5 +23,13 @@ package dev.shuttle.server;
  */
 @FunctionalInterface
 public interface Handler {
+    /**
+     * Answers {@code request} through {@code response}, on the request's own virtual thread (HTTP/1.1 and HTTP/2
+     * alike), so it may block. The response is finished when this returns.
+     *
+     * @param request the request, its body not yet read
+     * @param response the response to fill in
+     * @throws Exception to answer 500 when nothing was sent yet, else to cut the response off
+     */
     void handle(Request request, Response response) throws Exception;
 }

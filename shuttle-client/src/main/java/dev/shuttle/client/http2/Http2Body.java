@@ -111,12 +111,12 @@ final class Http2Body implements BodySource {
                 if (state == State.ENDED) {
                     return -1;
                 }
-                if (stream.buffered > 0) {
-                    n = b != null ? stream.take(b, off, len, connection.chunks)
-                            : stream.skip(len, connection.chunks);
+                if (stream.body.buffered() > 0) {
+                    n = b != null ? stream.body.take(b, off, len, connection.chunks)
+                            : stream.body.skip(len, connection.chunks);
                     bytesRead += n;
-                    connection.consumedLocked(stream, n);
-                    if (stream.buffered == 0 && stream.remoteEnd) {
+                    connection.streams.consumedLocked(stream, n);
+                    if (stream.body.buffered() == 0 && stream.remoteEnd) {
                         state = State.ENDED;
                         ended = true;
                     }
@@ -166,7 +166,7 @@ final class Http2Body implements BodySource {
     public int available() {
         connection.lock.lock();
         try {
-            return state == State.OPEN ? (int) Math.min(Integer.MAX_VALUE, stream.buffered) : 0;
+            return state == State.OPEN ? (int) Math.min(Integer.MAX_VALUE, stream.body.buffered()) : 0;
         } finally {
             connection.lock.unlock();
         }
@@ -212,10 +212,10 @@ final class Http2Body implements BodySource {
                         ? DrainOutcome.REUSED_INLINE : DrainOutcome.RESET_STREAM;
             };
             if (was == State.OPEN) {
-                discarded = stream.discard(connection.chunks);
-                connection.consumedLocked(stream, discarded);
+                discarded = stream.body.discard(connection.chunks);
+                connection.streams.consumedLocked(stream, discarded);
                 if (outcome == DrainOutcome.RESET_STREAM) {
-                    connection.resetLocked(stream, Http2ErrorCode.CANCEL,
+                    connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL,
                             new IOException(leaked != null ? "response leaked" : "response body closed"));
                 }
             }
@@ -238,7 +238,7 @@ final class Http2Body implements BodySource {
     public boolean isComplete() {
         connection.lock.lock();
         try {
-            return state == State.ENDED || (stream.remoteEnd && stream.buffered == 0 && stream.failure == null);
+            return state == State.ENDED || (stream.remoteEnd && stream.body.buffered() == 0 && stream.failure == null);
         } finally {
             connection.lock.unlock();
         }
@@ -259,7 +259,7 @@ final class Http2Body implements BodySource {
         connection.lock.lock();
         try {
             return switch (state) {
-                case OPEN -> stream.declaredLength < 0 ? -1 : stream.declaredLength - bytesRead;
+                case OPEN -> stream.body.declaredLength() < 0 ? -1 : stream.body.declaredLength() - bytesRead;
                 case ENDED -> 0;
                 case FAILED, CLOSED -> -1;
             };
@@ -271,7 +271,7 @@ final class Http2Body implements BodySource {
     /** Set by the reader with the head, under the lock the exchange took the head with; never changes after. */
     @Override
     public long declaredLength() {
-        return stream.declaredLength;
+        return stream.body.declaredLength();
     }
 
     @Override

@@ -11,59 +11,40 @@ import dev.shuttle.transport.ReadinessWatcher;
 import dev.shuttle.transport.Transport;
 import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.HttpVersion;
+import dev.shuttle.wire.http2.ChunkPool;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
-import dev.shuttle.wire.http2.Http2Exception;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
 import dev.shuttle.wire.http2.Http2Preface;
 import dev.shuttle.wire.http2.Http2Settings;
-import dev.shuttle.wire.http2.Http2Window;
-import dev.shuttle.wire.http2.PingFrame;
-import dev.shuttle.wire.http2.SettingsFrame;
-import dev.shuttle.wire.http2.WindowUpdateFrame;
-import dev.shuttle.wire.http2.WindowUpdatePolicy;
+import dev.shuttle.wire.http2.OpeningFrames;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * One HTTP/2 connection (RFC 9113) to an origin, carrying many exchanges at once.
+ * One HTTP/2 connection (RFC 9113) to an origin, carrying many exchanges at once: what the pool and the exchanges
+ * see of it (opening streams, its capacity and health, GOAWAY and failure), over parts with one job each.
  *
  * <p><b>Threads.</b> Callers (one virtual thread per exchange) never touch the socket: they queue frames for the
- * {@link Http2Writer} thread and wait on conditions of {@link #lock} for what the {@link Http2Reader} thread delivers.
- * Both of those threads exist only while there is work: the writer while frames are queued, the reader while a
- * stream is open (or a PING or a frame is being handled). With no stream, the reader gives its buffers back and the
- * connection <em>parks</em>: its channel waits in the client-wide {@link ReadinessWatcher}, holding no thread and no
- * buffer. A new stream takes it back ({@link ReadinessWatcher#unpark}) and starts a reader; bytes that arrive while
- * parked (PING, SETTINGS, GOAWAY, the server closing) wake it through readiness, a reader handles them and it parks
- * again; with PINGs configured, the park's deadline wakes it to send one.
+ * {@link WriterThread} thread and wait on conditions of {@link #lock} for what the {@link Http2Reader} thread delivers
+ * (its frames applied by {@link FrameReceiver}). Both of those threads exist only while there is work: the writer
+ * while frames are queued, the reader while a stream is open (or a PING or a frame is being handled); with no
+ * stream the connection parks ({@link Http2Parking}). The streams and both directions of flow control are
+ * {@link Http2Streams}.
  *
- * <p><b>I/O state</b> ({@link Io}, guarded by {@link #lock}):
- * <pre>
- *   ACTIVE --no stream, reader and writer stopped--> PARKING --watcher took it--> PARKED
- *   PARKED --a new stream: unpark--> UNPARKING --back--> ACTIVE
- *   PARKED --readiness or deadline (watcher)--> ACTIVE (a reader runs)
- *   any --failure or close--> CLOSED
- * </pre>
- * While PARKING or PARKED nobody else may use the channel (it is non-blocking and registered with the selector), so
- * a stream is only queued while ACTIVE, and the thread that parks is the last of reader and writer to stop.
- *
- * <p><b>Locking.</b> One {@link ReentrantLock} guards the stream map, every {@link Http2Stream}, both flow-control
+ * <p><b>Locking.</b> One {@link ReentrantLock} guards the streams, every {@link Http2Stream}, both flow-control
  * directions, the settings, the writer's queue and the I/O state. No I/O happens under it, and the pool is never
  * called while holding it (the pool calls {@link #streamCapacity()} and {@link #isHealthy()} under its own lock: both
  * read volatiles).
  */
-public final class Http2Connection implements ProtocolConnection, ReadinessWatcher.Parkable {
+public final class Http2Connection implements ProtocolConnection {
     private static final System.Logger LOG = System.getLogger(Http2Connection.class.getName());
-
-    enum Io { ACTIVE, PARKING, PARKED, UNPARKING, CLOSED }
 
     private final long id;
     private final Origin origin;
@@ -71,52 +52,31 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
     private final String authority;
     final Transport transport;
     final BufferPool buffers;
-    private final ReadinessWatcher watcher;
     final LongSupplier clock;
     final Http2Options options;
     final ReentrantLock lock = new ReentrantLock();
-    private final Condition ioChanged = lock.newCondition();
-    final Http2Writer writer;
-    /** Owned by whichever thread runs the reader loop; one at a time, by {@link #readerRunning}. */
-    private final Http2Reader reader;
-
-    // ---- guarded by lock ----
-    private Io io = Io.ACTIVE;
-    private boolean readerRunning;
-    private ReadinessWatcher.Ticket ticket;
-    private final StreamMap streams = new StreamMap();
-    /** Streams queued but not yet given an id by the writer. */
-    private int queuedStreams;
-    /** Open streams still waiting for END_STREAM (or a reset) from the server: the reader must keep reading. */
-    private int awaitingServer;
-    /** The reader is in (or about to enter) a blocking read. */
-    private boolean readerBlocked;
-    /** A PING was queued to wake a reader blocked in a read on a connection that went quiet. */
-    private boolean wakePingQueued;
-    private int nextStreamId = 1;
-    /** False after GOAWAY, a failure or close: no new stream. */
-    private boolean accepting = true;
-    /** From the server's GOAWAY: streams above it were not processed. */
-    private int goAwayLastStreamId = Integer.MAX_VALUE;
-    private IOException failure;
-    Http2Settings peerSettings = Http2Settings.DEFAULTS;
-    /** What the server lets us send on the connection. */
-    final Http2Window sendWindow = new Http2Window(0, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+    final WriterThread writer;
+    final Http2Streams streams;
+    final Http2Parking parking;
     /** The deadlines of callers waiting on streams. */
     final WaitDeadlines deadlines;
-    /** Chunks for received body bytes; emptied and not refilled while parked or closed. */
+    /** Guarded by lock: chunks for received body bytes; emptied and not refilled while parked or closed. */
     final ChunkPool chunks = new ChunkPool();
-    /** What we let the server send on the connection. */
-    final Http2Window receiveWindow;
-    final WindowUpdatePolicy receivePolicy;
+    /** Owned by whichever thread runs the reader loop; one at a time (see {@link Http2Parking}). */
+    private final Http2Reader reader;
 
-    // ---- any thread ----
-    /** Streams the pool may put on this connection; 0 once it takes no new ones. */
+    /** Guarded by lock: the server's settings, applied by the reader. */
+    Http2Settings peerSettings = Http2Settings.DEFAULTS;
+    /** Guarded by lock: false after GOAWAY, a failure or close: no new stream. */
+    private boolean accepting = true;
+    /** Guarded by lock: from the server's GOAWAY: streams above it were not processed. */
+    private int goAwayLastStreamId = Integer.MAX_VALUE;
+    /** Guarded by lock: why the connection failed, or null. */
+    private IOException failure;
+
+    /** Any thread: streams the pool may put on this connection; 0 once it takes no new ones. */
     private volatile int capacity = INITIAL_CAPACITY;
     private volatile Runnable poolListener = () -> {
-    };
-    /** Runs while a new stream takes the parked connection back, outside the lock: where tests stage a failure. */
-    volatile Runnable beforeUnpark = () -> {
     };
 
     /**
@@ -124,8 +84,6 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
      * allow, as Go's transport assumes; a server that allows fewer refuses the rest, which are retried.
      */
     static final int INITIAL_CAPACITY = 100;
-    /** Payload of the PING that wakes a blocked reader; the reader ignores its ACK. */
-    static final long WAKE_PING = 0x5368_7574_746c_6521L;
 
     public Http2Connection(long id, Origin origin, Transport transport, BufferPool buffers, ReadinessWatcher watcher,
                            LongSupplier clock, Http2Options options) {
@@ -134,18 +92,17 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         this.authority = origin.authority();
         this.transport = transport;
         this.buffers = buffers;
-        this.watcher = watcher;
         this.clock = clock;
         this.options = options;
-        this.writer = new Http2Writer(this, lock, transport, buffers);
+        this.writer = new WriterThread(this, lock, transport, buffers);
+        this.streams = new Http2Streams(this, lock, writer, options);
         this.deadlines = new WaitDeadlines(lock, clock);
         this.reader = new Http2Reader(this);
+        this.parking = new Http2Parking(this, lock, watcher, writer, reader);
         // The writer thread writes while a reader reads. A non-blocking read (a reader woken by readiness) must then
         // not switch the channel's blocking mode: a write starting meanwhile failed with IllegalBlockingModeException
         // and took the connection down.
         transport.shareWithWriters();
-        this.receiveWindow = new Http2Window(0, options.connectionWindow());
-        this.receivePolicy = new WindowUpdatePolicy(options.connectionWindow());
     }
 
     /**
@@ -154,18 +111,17 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
      * first stream.
      */
     public void start() throws IOException {
-        ByteBuffer out = ByteBuffer.allocate(Http2Preface.LENGTH + 64);
+        List<Http2Frame> opening = OpeningFrames.of(options.localSettings(), options.connectionWindow());
+        ByteBuffer out = ByteBuffer.allocate(Http2Preface.LENGTH + OpeningFrames.length(opening));
         Http2Preface.write(out);
-        Http2FrameWriter.write(out, SettingsFrame.of(options.localSettings().changesFrom(Http2Settings.DEFAULTS)));
-        int extra = options.connectionWindow() - Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
-        if (extra > 0) {
-            Http2FrameWriter.write(out, new WindowUpdateFrame(0, extra));
+        for (Http2Frame frame : opening) {
+            Http2FrameWriter.write(out, frame);
         }
         out.flip();
         transport.write(out.array(), 0, out.limit());
         lock.lock();
         try {
-            startReaderLocked(null);
+            parking.startLocked();
         } finally {
             lock.unlock();
         }
@@ -283,41 +239,14 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         lock.lock();
         try {
             while (true) {
-                if (!accepting || io == Io.CLOSED) {
+                if (!accepting || parking.closedLocked()) {
                     stream.unprocessed = true;
                     throw new IOException("HTTP/2 connection to " + origin + " takes no new streams"
                             + (failure != null ? ": " + failure.getMessage() : ""));
                 }
-                if (io == Io.PARKING || io == Io.UNPARKING) {
-                    ioChanged.awaitUninterruptibly(); // microseconds: the watcher hands the channel over
-                } else if (io == Io.PARKED) {
-                    ReadinessWatcher.Ticket parked = ticket;
-                    ticket = null;
-                    io = Io.UNPARKING;
-                    boolean back;
-                    lock.unlock();
-                    try {
-                        beforeUnpark.run();
-                        back = watcher.unpark(parked);
-                    } finally {
-                        lock.lock();
-                    }
-                    if (io == Io.CLOSED) {
-                        continue; // failed meanwhile (closed, or the pool's idle timeout): the check above reports it
-                    }
-                    if (back) {
-                        io = Io.ACTIVE; // ours again: no reader runs; one is started below
-                        chunks.retain();
-                        ioChanged.signalAll();
-                        writer.resumeLocked(); // credit queued while parked leaves before the HEADERS
-                    } // else the watcher handed it to onWake, which makes it ACTIVE with a reader
-                } else {
-                    queuedStreams++;
-                    stream.localEnd = endStream;
-                    writer.enqueueLocked(new Http2Writer.HeadersOut(stream, fields, endStream));
-                    if (!readerRunning) {
-                        startReaderLocked(null);
-                    }
+                if (parking.takeForStreamLocked()) {
+                    streams.queueHeadersLocked(stream, fields, endStream);
+                    parking.streamQueuedLocked();
                     return;
                 }
             }
@@ -326,278 +255,40 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         }
     }
 
-    /** The writer is about to write {@code stream}'s HEADERS: give it an id, or refuse (reset meanwhile, GOAWAY). */
-    boolean assignIdLocked(Http2Stream stream) {
+    /** Whether new streams may open: no GOAWAY, failure or close yet. */
+    boolean acceptingLocked() {
         assert lock.isHeldByCurrentThread();
-        queuedStreams--;
-        if (stream.isClosed()) {
-            wakeQuietReaderLocked(); // reset before it left: it may have been all the reader waited for
-            return false;
-        }
-        if (!accepting || nextStreamId < 0) {
-            failStreamLocked(stream, new IOException("HTTP/2 connection to " + origin + " stopped taking streams"),
-                    true);
-            return false;
-        }
-        stream.id = nextStreamId;
-        nextStreamId += 2;
-        stream.state = Http2Stream.State.OPEN;
-        stream.sendWindow = new Http2Window(stream.id, peerSettings.initialWindowSize());
-        stream.receiveWindow = new Http2Window(stream.id, options.streamWindow());
-        stream.receivePolicy = new WindowUpdatePolicy(options.streamWindow());
-        streams.put(stream.id, stream);
-        awaitingServer++;
-        stream.sendSideChanged(); // a body waits for the id
-        return true;
+        return accepting;
     }
 
-    /** The writer stopped with these HEADERS still queued (the connection failed): their stream fails, unprocessed. */
-    void headersDroppedLocked(Http2Stream stream) {
-        assert lock.isHeldByCurrentThread();
-        queuedStreams--;
-        failStreamLocked(stream, failure != null ? failure
-                : new IOException("HTTP/2 connection to " + origin + " closed before the request was sent"), true);
-    }
-
-    /**
-     * Whether the writer thread, its queue empty, may wait for more frames rather than end: while the reader runs
-     * (streams are open, or it lingers before parking). It is dismissed when the reader stops or the connection
-     * fails.
-     */
-    boolean writerMayWaitLocked() {
-        assert lock.isHeldByCurrentThread();
-        return io == Io.ACTIVE && readerRunning;
-    }
-
-    /** Whether the writer may use the channel: only while ACTIVE (else the watcher holds it, or it is closed). */
-    boolean channelWritableLocked() {
-        assert lock.isHeldByCurrentThread();
-        return io == Io.ACTIVE;
-    }
-
-    /**
-     * Takes up to {@code wanted} bytes of send credit for {@code stream} (stream and connection windows, at most a
-     * frame); returns how many, or -1 when there is none yet (the stream has no id, or a window is spent): its
-     * caller then waits on the stream's condition with {@link Http2Stream#sendWaiting} set.
-     *
-     * @throws IOException when the stream failed or closed
-     */
-    int takeSendWindowLocked(Http2Stream stream, int wanted) throws IOException {
-        assert lock.isHeldByCurrentThread();
-        checkSendableLocked(stream);
-        if (stream.state == Http2Stream.State.OPEN) {
-            int n = Math.min(Math.min(wanted, peerSettings.maxFrameSize()),
-                    Math.min(stream.sendWindow.available(), sendWindow.available()));
-            if (n > 0 || wanted == 0) {
-                stream.sendWindow.consume(n);
-                sendWindow.consume(n);
-                return n;
-            }
-        }
-        return -1;
-    }
-
-    /** Queues body bytes whose credit was taken; the caller saw room ({@link Http2Writer#hasRoomForDataLocked}). */
-    void queueDataLocked(Http2Stream stream, ByteBuffer payload, boolean endStream) throws IOException {
-        assert lock.isHeldByCurrentThread();
-        checkSendableLocked(stream);
-        if (endStream) {
-            stream.localEnd = true;
-        }
-        writer.enqueueLocked(new Http2Writer.DataOut(stream, payload, endStream));
-    }
-
-    /** Throws when {@code stream} may no longer send: it failed (a reset either way, an abort) or closed. */
-    void checkSendableLocked(Http2Stream stream) throws IOException {
-        if (stream.failure != null) {
-            throw stream.failure;
-        }
-        if (stream.isClosed()) {
-            throw new IOException("stream closed by the server before the request body was sent");
-        }
-    }
-
-    /** The writer found DATA of {@code stream}: false (and the credit back) when the stream was reset meanwhile. */
-    boolean dataStillWantedLocked(Http2Stream stream, int length) {
-        assert lock.isHeldByCurrentThread();
-        if (stream.state == Http2Stream.State.OPEN && stream.failure == null) {
-            return true;
-        }
-        if (length > 0) {
-            try {
-                sendWindow.increase(length);
-            } catch (Http2Exception e) {
-                // cannot exceed what was taken from it
-            }
-        }
-        return false;
-    }
-
-    /** The writer handed END_STREAM of these streams to the socket. */
-    void endsWritten(List<Http2Stream> ended) {
+    boolean acceptingStreams() {
         lock.lock();
         try {
-            for (Http2Stream stream : ended) {
-                stream.endWritten = true;
-                closeIfDoneLocked(stream);
-                stream.sendSideChanged();
-            }
+            return accepting;
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * The caller read {@code n} body bytes (or dropped them): hands the credit back to the server, per the update
-     * policy, on the connection and (while the server may still send) the stream.
-     */
-    void consumedLocked(Http2Stream stream, long n) {
+    /** Whether the channel is the connection's to use (not parked, not closed) and it has not failed. */
+    boolean activeLocked() {
         assert lock.isHeldByCurrentThread();
-        if (n <= 0 || io == Io.CLOSED) {
-            return;
-        }
-        try {
-            int connection = receivePolicy.consumed((int) Math.min(Integer.MAX_VALUE, n));
-            if (connection > 0) {
-                receiveWindow.increase(connection);
-                writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(0, connection), false));
-            }
-            if (stream != null && stream.receivePolicy != null && !stream.remoteEnd && !stream.isClosed()) {
-                int own = stream.receivePolicy.consumed((int) Math.min(Integer.MAX_VALUE, n));
-                if (own > 0) {
-                    stream.receiveWindow.increase(own);
-                    writer.enqueueLocked(new Http2Writer.ControlOut(new WindowUpdateFrame(stream.id, own), false));
-                }
-            }
-        } catch (Http2Exception e) {
-            LOG.log(System.Logger.Level.DEBUG, "window update beyond 2^31-1 skipped", e);
-        }
+        return parking.activeLocked() && failure == null;
     }
 
-    /**
-     * Resets {@code stream} (RST_STREAM with {@code error}, if its HEADERS left), fails it with {@code cause}, and
-     * gives back the credit of what it buffered. Only this stream is touched; a no-op once it is closed.
-     */
-    void resetLocked(Http2Stream stream, Http2ErrorCode error, IOException cause) {
+    boolean closedLocked() {
         assert lock.isHeldByCurrentThread();
-        if (stream.isClosed()) {
-            return;
-        }
-        boolean sent = stream.state == Http2Stream.State.OPEN;
-        if (sent) {
-            writer.enqueueLocked(new Http2Writer.ResetOut(stream, error));
-        }
-        failStreamLocked(stream, cause, !sent);
+        return parking.closedLocked();
     }
 
-    /** Marks {@code stream} failed and closed; its buffered bytes' credit goes back to the connection. */
-    void failStreamLocked(Http2Stream stream, IOException cause, boolean unprocessed) {
+    /** Why the connection failed, or null. */
+    IOException failureLocked() {
         assert lock.isHeldByCurrentThread();
-        if (stream.failure == null) {
-            stream.failure = cause;
-            stream.unprocessed = unprocessed;
-        }
-        long dropped = stream.discard(chunks);
-        consumedLocked(null, dropped);
-        closeLocked(stream);
-    }
-
-    /**
-     * The response is complete but the request is not: stop sending it (with RST_STREAM(NO_ERROR) when
-     * {@code sendReset}), keeping what was received for the body to read.
-     */
-    void stopSendingLocked(Http2Stream stream, boolean sendReset) {
-        assert lock.isHeldByCurrentThread();
-        if (sendReset && stream.state == Http2Stream.State.OPEN) {
-            writer.enqueueLocked(new Http2Writer.ResetOut(stream, Http2ErrorCode.NO_ERROR));
-        }
-        closeLocked(stream);
-    }
-
-    /**
-     * Removes a stream whose both ends are done. Does not signal it: whoever completed it signals what its caller
-     * waits for (the reader the end of the response, the writer END_STREAM written).
-     */
-    void closeIfDoneLocked(Http2Stream stream) {
-        if (stream.remoteEnd && stream.endWritten && !stream.isClosed()) {
-            closeLocked(stream, false);
-        }
-    }
-
-    private void closeLocked(Http2Stream stream) {
-        closeLocked(stream, true);
-    }
-
-    private void closeLocked(Http2Stream stream, boolean signal) {
-        if (stream.state == Http2Stream.State.OPEN && !stream.remoteEnd) {
-            awaitingServer--;
-        }
-        stream.state = Http2Stream.State.CLOSED;
-        if (stream.id != 0) {
-            streams.remove(stream.id);
-        }
-        if (signal) {
-            stream.changed.signalAll();
-        }
-        wakeQuietReaderLocked();
-    }
-
-    /**
-     * When the reader is blocked in a read but nothing is left for it to wait for (we reset the last stream it
-     * served), it would sit there until the server sends something, holding a thread and a buffer on an idle
-     * connection: a PING makes the server send something, and its ACK wakes the reader, which then stops.
-     */
-    private void wakeQuietReaderLocked() {
-        if (readerBlocked && !wakePingQueued && quietLocked() && io == Io.ACTIVE && failure == null) {
-            wakePingQueued = true;
-            writer.enqueueLocked(new Http2Writer.ControlOut(new PingFrame(WAKE_PING, false), false));
-        }
-    }
-
-    /** END_STREAM arrived on {@code stream} (reader). */
-    void remoteEndLocked(Http2Stream stream) {
-        assert lock.isHeldByCurrentThread();
-        if (!stream.remoteEnd) {
-            stream.remoteEnd = true;
-            if (stream.state == Http2Stream.State.OPEN) {
-                awaitingServer--;
-            }
-        }
-    }
-
-    /** The reader goes into a blocking read (true) or came out of one (false). */
-    void readerBlockedLocked(boolean blocked) {
-        assert lock.isHeldByCurrentThread();
-        readerBlocked = blocked;
-        if (!blocked) {
-            wakePingQueued = false;
-        }
-    }
-
-    Http2Stream streamLocked(int streamId) {
-        return streams.get(streamId);
-    }
-
-    /**
-     * Whether the server may refer to {@code streamId}: one of ours that was opened (maybe closed since). Ids are
-     * given in order as HEADERS leave, so every odd id below the next was opened; an even id (a server's) or one at
-     * or above the next is idle, and any frame but PRIORITY on it is a connection error (RFC 9113 section 5.1).
-     */
-    boolean wasOpenedLocked(int streamId) {
-        return (streamId & 1) == 1 && streamId < nextStreamId;
-    }
-
-    List<Http2Stream> streamsLocked() {
-        return streams.snapshot();
-    }
-
-    /** The connection's send window grew: wakes the callers waiting for credit (lock held). */
-    void sendSideChangedLocked() {
-        assert lock.isHeldByCurrentThread();
-        streams.forEach(Http2Stream::sendSideChanged);
+        return failure;
     }
 
     int peerMaxFrameSizeLocked() {
+        assert lock.isHeldByCurrentThread();
         return peerSettings.maxFrameSize();
     }
 
@@ -624,12 +315,8 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             accepting = false;
             capacity = 0;
             goAwayLastStreamId = Math.min(goAwayLastStreamId, lastStreamId);
-            for (Http2Stream stream : streamsLocked()) {
-                if (stream.id > goAwayLastStreamId) {
-                    failStreamLocked(stream, cause, true);
-                }
-            }
-            // The reader stops once the streams it still serves are done; then park() closes instead.
+            streams.goAwayLocked(goAwayLastStreamId, cause);
+            // The reader stops once the streams it still serves are done; then parking closes instead.
         } finally {
             lock.unlock();
         }
@@ -647,7 +334,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
      */
     void failed(IOException cause, Http2ErrorCode goAway) {
         boolean closeNow;
-        ReadinessWatcher.Ticket parked = null;
+        ReadinessWatcher.Ticket parked;
         lock.lock();
         try {
             if (failure != null) {
@@ -656,30 +343,21 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
             failure = cause;
             accepting = false;
             capacity = 0;
-            for (Http2Stream stream : streamsLocked()) {
-                failStreamLocked(stream, cause, stream.id > goAwayLastStreamId);
-            }
-            streams.clear();
-            if (io == Io.PARKED) {
-                parked = ticket;
-                ticket = null;
-            }
+            streams.failAllLocked(cause, goAwayLastStreamId);
             // Only an ACTIVE channel is ours to write a GOAWAY on; any other state closes at once.
-            closeNow = goAway == null || io != Io.ACTIVE;
+            closeNow = goAway == null || !parking.activeLocked();
             if (!closeNow) {
                 // Last-Stream-ID names the peer's streams we processed: a client accepts none (push is off), so 0
                 // (RFC 9113 section 6.8).
-                writer.enqueueLocked(new Http2Writer.ControlOut(new GoAwayFrame(0, goAway, ""), true));
+                writer.enqueueLocked(new WriterThread.ControlOut(new GoAwayFrame(0, goAway, ""), true));
             }
-            io = Io.CLOSED;
-            chunks.release();
-            ioChanged.signalAll();
+            parked = parking.closeLocked();
             writer.dismissLocked(); // a writer waiting for frames (a GOAWAY queued above woke it: it writes that)
         } finally {
             lock.unlock();
         }
         if (parked != null) {
-            watcher.unpark(parked); // its key must leave the watcher; true or false, the channel is closed next
+            parking.unparkToClose(parked); // its key must leave the watcher; the channel is closed next
         }
         if (closeNow) {
             transport.close();
@@ -695,179 +373,23 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
         }
     }
 
-    // ---- reader and parking ----
+    // ---- for tests ----
 
-    /** Starts a reader thread; the caller holds the lock and made sure none runs. */
-    private void startReaderLocked(ReadinessWatcher.Wake wake) {
-        assert lock.isHeldByCurrentThread();
-        readerRunning = true;
-        Thread.ofVirtual().name("shuttle-h2-reader-" + id).start(() -> reader.run(wake));
-    }
-
-    /**
-     * Whether the reader may stop: no stream waits for anything from the server (those in the map have their
-     * END_STREAM and wait only for the writer to send theirs) and none is queued to open.
-     */
-    boolean quietLocked() {
-        assert lock.isHeldByCurrentThread();
-        return awaitingServer == 0 && queuedStreams == 0;
-    }
-
-    /**
-     * The reader stopped (its buffers are back): park unless the writer still runs (it parks when done) or a
-     * stream came meanwhile (then the reader goes on: returns false).
-     */
-    boolean readerStopping() {
-        boolean park;
-        lock.lock();
-        try {
-            if (io == Io.ACTIVE && !quietLocked()) {
-                return false;
-            }
-            readerRunning = false;
-            writer.dismissLocked(); // it waited for frames while the reader ran
-            park = parkableLocked();
-        } finally {
-            lock.unlock();
-        }
-        if (park) {
-            park();
-        }
-        return true;
-    }
-
-    /** The writer thread ends (lock held). It parks the connection if the reader stopped already. */
-    void writerStoppedLocked() {
-        assert lock.isHeldByCurrentThread();
-        if (parkableLocked()) {
-            Thread.ofVirtual().name("shuttle-h2-park-" + id).start(this::park);
-        }
-    }
-
-    /** Decides to park: moves to PARKING when nothing runs and nothing is open. */
-    private boolean parkableLocked() {
-        if (io == Io.ACTIVE && !readerRunning && !writer.isRunningLocked() && quietLocked() && streams.isEmpty()) {
-            io = Io.PARKING;
-            chunks.release(); // an idle connection holds no buffer
-            return true;
-        }
-        return false;
-    }
-
-    /** PARKING → PARKED: the channel goes to the watcher, with a deadline for the next PING if configured. */
-    private void park() {
-        if (!acceptingStreams()) {
-            failed(new IOException("HTTP/2 connection to " + origin + " closed after its last stream (GOAWAY)"));
-            return;
-        }
-        ReadinessWatcher.Ticket parked = null;
-        try {
-            transport.channel().configureBlocking(false);
-            long deadline = options.pingIntervalMillis() == 0 ? Long.MAX_VALUE
-                    : clock.getAsLong() + options.pingIntervalMillis() * 1_000_000;
-            parked = watcher.park(this, deadline);
-        } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "parking failed", e);
-        }
-        if (parked == null) {
-            failed(new IOException("HTTP/2 connection could not be parked (client watcher closed)"));
-            return;
-        }
-        lock.lock();
-        try {
-            if (io == Io.PARKING) {
-                ticket = parked;
-                io = Io.PARKED;
-            } // else failed meanwhile, or woken already (onWake waits for PARKING to end)
-            ioChanged.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean acceptingStreams() {
-        lock.lock();
-        try {
-            return accepting;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public SocketChannel channel() {
-        return transport.channel();
-    }
-
-    /** Watcher thread: readiness, the PING deadline, shutdown. A fresh thread takes it from here. */
-    @Override
-    public void onWake(ReadinessWatcher.Wake reason) {
-        Thread.ofVirtual().name("shuttle-h2-wake-" + id).start(() -> woke(reason));
-    }
-
-    private void woke(ReadinessWatcher.Wake reason) {
-        lock.lock();
-        try {
-            while (io == Io.PARKING) {
-                ioChanged.awaitUninterruptibly();
-            }
-            ticket = null;
-            if (io == Io.CLOSED) {
-                return; // closed meanwhile: whoever closed it closes the channel
-            }
-            io = Io.ACTIVE;
-            chunks.retain();
-            ioChanged.signalAll();
-            if (reason == ReadinessWatcher.Wake.SHUTDOWN || reason == ReadinessWatcher.Wake.FAILED) {
-                readerRunning = false;
-            } else {
-                readerRunning = true;
-                writer.resumeLocked(); // frames queued while parked (returned credit)
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (reason == ReadinessWatcher.Wake.SHUTDOWN || reason == ReadinessWatcher.Wake.FAILED) {
-            failed(new IOException("client watcher handed the connection back: " + reason));
-            return;
-        }
-        reader.run(reason);
-    }
-
-    /**
-     * The reader loop ended with a failure (its thread ends, still holding the reader's buffer). The connection is
-     * failed first, so no new reader can start on the same {@link Http2Reader} before this thread let go of it.
-     */
-    void readerFailed(IOException cause, Http2ErrorCode goAway) {
-        failed(cause, goAway);
-        lock.lock();
-        try {
-            readerRunning = false;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** For tests: holds reader threads at the points a race is staged at (null: none). */
+    /** Holds reader threads at the points a race is staged at (null: none). */
     void readerStageHook(Consumer<Http2Reader.Stage> hook) {
         reader.stageHook = hook;
     }
 
-    /** For tests: the I/O state. */
-    Io ioState() {
-        lock.lock();
-        try {
-            return io;
-        } finally {
-            lock.unlock();
-        }
+    /** The I/O state. */
+    Http2Parking.Io ioState() {
+        return parking.ioState();
     }
 
-    /** For tests: whether the reader is in (or about to enter) a blocking read for a stream's frames. */
+    /** Whether the reader is in (or about to enter) a blocking read for a stream's frames. */
     boolean readerBlocked() {
         lock.lock();
         try {
-            return readerBlocked;
+            return streams.readerBlockedLocked();
         } finally {
             lock.unlock();
         }
@@ -875,12 +397,7 @@ public final class Http2Connection implements ProtocolConnection, ReadinessWatch
 
     /** For tests and diagnostics: whether reader or writer threads exist right now. */
     boolean hasThreads() {
-        lock.lock();
-        try {
-            return readerRunning || writer.isRunningLocked();
-        } finally {
-            lock.unlock();
-        }
+        return parking.hasThreads();
     }
 
     @Override

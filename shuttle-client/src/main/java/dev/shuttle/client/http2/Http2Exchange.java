@@ -222,7 +222,7 @@ final class Http2Exchange implements ExchangeCodec {
                 } catch (InterruptedException e) {
                     InterruptedIOException interrupted = new InterruptedIOException("interrupted while waiting for"
                             + " 100 Continue");
-                    connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+                    connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
                     Thread.currentThread().interrupt();
                     throw interrupted;
                 } finally {
@@ -272,7 +272,7 @@ final class Http2Exchange implements ExchangeCodec {
                 }
                 if (stream.head != null) {
                     streamId = stream.id;
-                    bodyEndedEmpty = stream.remoteEnd && stream.buffered == 0; // stays so: nothing comes after
+                    bodyEndedEmpty = stream.remoteEnd && stream.body.buffered() == 0; // stays so: nothing comes after
                     head = stream.head;
                     break;
                 }
@@ -311,7 +311,7 @@ final class Http2Exchange implements ExchangeCodec {
                 stream.changed.await();
             } catch (InterruptedException e) {
                 InterruptedIOException interrupted = new InterruptedIOException("interrupted during " + request);
-                connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+                connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
                 Thread.currentThread().interrupt();
                 throw interrupted;
             } finally {
@@ -324,12 +324,12 @@ final class Http2Exchange implements ExchangeCodec {
         if (until == readDeadline && (deadline == Deadline.NONE || clock.getAsLong() < deadline)) {
             HttpTimeoutException timeout = new HttpTimeoutException(HttpTimeoutException.Kind.READ,
                     "no response byte for " + readTimeout.toMillis() + " ms");
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
+            connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
             throw timeout;
         }
         if (clock.getAsLong() >= deadline) {
             HttpTimeoutException timeout = new HttpTimeoutException(kind, "response headers did not arrive in time");
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
+            connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, timeout);
             throw timeout;
         }
     }
@@ -373,7 +373,7 @@ final class Http2Exchange implements ExchangeCodec {
     public void fail(IOException cause) {
         connection.lock.lock();
         try {
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, cause);
+            connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, cause);
         } finally {
             connection.lock.unlock();
         }
@@ -396,7 +396,7 @@ final class Http2Exchange implements ExchangeCodec {
             if (stream.isClosed() && stream.remoteEnd) {
                 return; // answered in full: nothing to stop
             }
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, reason);
+            connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, reason);
             stream.changed.signalAll();
         } finally {
             connection.lock.unlock();

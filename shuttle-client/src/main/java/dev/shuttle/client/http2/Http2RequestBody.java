@@ -132,11 +132,13 @@ final class Http2RequestBody extends OutputStream {
                         refused = true;
                         return;
                     }
-                    connection.checkSendableLocked(stream); // failed, reset, aborted by the call timeout: throws
+                    // failed, reset, aborted by the call timeout: throws
+                    connection.streams.checkSendableLocked(stream);
                     if (!connection.writer.hasRoomForDataLocked(stream)) {
                         awaitLocked(Blocked.SOCKET, since);
                         windowSince = connection.clock.getAsLong();
-                    } else if ((n = connection.takeSendWindowLocked(stream, payload.remaining())) < 0) {
+                    } else if ((n = connection.streams.takeSendWindowLocked(stream, payload.remaining(),
+                            connection.peerMaxFrameSizeLocked())) < 0) {
                         awaitLocked(Blocked.WINDOW, windowSince);
                     } else {
                         break;
@@ -151,7 +153,7 @@ final class Http2RequestBody extends OutputStream {
                     frame.put(payload.array(), payload.arrayOffset() + payload.position(), n).flip();
                     payload.position(payload.position() + n);
                 }
-                connection.queueDataLocked(stream, frame, endStream && payload == null);
+                connection.streams.queueDataLocked(stream, frame, endStream && payload == null);
                 queued += n;
                 blocked = null;
                 since = connection.clock.getAsLong();
@@ -159,7 +161,7 @@ final class Http2RequestBody extends OutputStream {
             } while (payload != null);
         } catch (InterruptedException e) {
             InterruptedIOException interrupted = new InterruptedIOException("interrupted while sending the body");
-            connection.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
+            connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, interrupted);
             Thread.currentThread().interrupt();
             throw interrupted;
         } catch (IOException e) {
@@ -191,6 +193,7 @@ final class Http2RequestBody extends OutputStream {
      * for room, from when the writer's socket write in progress began.
      */
     private void awaitLocked(Blocked on, long since) throws IOException, InterruptedException {
+        assert connection.lock.isHeldByCurrentThread();
         blocked = on;
         blockedSince = since;
         long now = connection.clock.getAsLong();
@@ -201,7 +204,7 @@ final class Http2RequestBody extends OutputStream {
                 writeTimedOut = new HttpTimeoutException(HttpTimeoutException.Kind.WRITE,
                         "no progress sending the request body (" + queued + " bytes sent): "
                                 + blockedOn(on, now - since));
-                connection.resetLocked(stream, Http2ErrorCode.CANCEL, writeTimedOut);
+                connection.streams.resetLocked(stream, Http2ErrorCode.CANCEL, writeTimedOut);
                 throw writeTimedOut;
             }
         } else {
@@ -236,6 +239,7 @@ final class Http2RequestBody extends OutputStream {
 
     /** A final response above 299 arrived while the body was on its way: the server does not want the rest. */
     private boolean refusedLocked() {
+        assert connection.lock.isHeldByCurrentThread();
         return stream.head != null && stream.head.status() > 299;
     }
 

@@ -2,10 +2,10 @@ package dev.shuttle.client.http2;
 
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2ResponseHead;
-import dev.shuttle.wire.http2.Http2Window;
-import dev.shuttle.wire.http2.WindowUpdatePolicy;
+import dev.shuttle.wire.http2.ReceiveWindows;
+import dev.shuttle.wire.http2.ReceivedBody;
+import dev.shuttle.wire.http2.SendWindows;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 
 /**
@@ -33,25 +33,10 @@ final class Http2Stream {
     Http2ResponseHead head;
     /** Interim (1xx) heads seen: the first byte of the response arrived even without a final head. */
     int interimHeads;
-    /**
-     * Received body bytes not yet read, in chunks of the connection's {@link ChunkPool}: the oldest here, or null
-     * when none is held; all but the last chunk are full.
-     */
-    private byte[] firstChunk;
-    /** The chunks after {@link #firstChunk}, oldest first; null until a body needs more than one. */
-    private ArrayDeque<byte[]> moreChunks;
-    /** Offset of the first unread byte in {@link #firstChunk}. */
-    private int readOffset;
-    /** Bytes used in the last chunk. */
-    private int writeOffset;
-    /** Bytes in {@code inbound} not yet read. */
-    long buffered;
-    /** Body bytes received in all. */
-    long received;
+    /** Received body bytes not yet read, in the connection's chunks, and the content-length they must match. */
+    final ReceivedBody body = new ReceivedBody();
     /** END_STREAM arrived (after the head, body and trailers). */
     boolean remoteEnd;
-    /** The head's content-length the body must match, or -1. Set with the head; the body reads it without the lock. */
-    long declaredLength = -1;
     /** A HEAD request: the response has no body whatever its head says. */
     boolean noBody;
     /** Trailer fields, or EMPTY. */
@@ -82,11 +67,10 @@ final class Http2Stream {
     /** The failure says the server never processed the request (REFUSED_STREAM, GOAWAY above it, never sent). */
     boolean unprocessed;
 
-    /** Our send window on this stream; the peer's WINDOW_UPDATEs and SETTINGS change it. */
-    Http2Window sendWindow;
-    /** Our receive window, and when to hand its credit back. */
-    Http2Window receiveWindow;
-    WindowUpdatePolicy receivePolicy;
+    /** Our send window on this stream (null until it has an id); the peer's WINDOW_UPDATEs and SETTINGS change it. */
+    SendWindows.Stream send;
+    /** Our receive window on this stream (null until it has an id), and when to hand its credit back. */
+    ReceiveWindows.Stream receive;
 
     Http2Stream(Condition changed) {
         this.changed = changed;
@@ -101,94 +85,6 @@ final class Http2Stream {
 
     boolean isClosed() {
         return state == State.CLOSED;
-    }
-
-    /** Keeps {@code len} received body bytes from {@code src}, copied into chunks taken from {@code pool}. */
-    void append(byte[] src, int off, int len, ChunkPool pool) {
-        buffered += len;
-        while (len > 0) {
-            byte[] last;
-            if (firstChunk == null) {
-                last = firstChunk = pool.take();
-                writeOffset = 0;
-            } else if (writeOffset == ChunkPool.CHUNK_BYTES) {
-                if (moreChunks == null) {
-                    moreChunks = new ArrayDeque<>(4);
-                }
-                last = pool.take();
-                moreChunks.addLast(last);
-                writeOffset = 0;
-            } else {
-                last = onlyChunk() ? firstChunk : moreChunks.peekLast();
-            }
-            int n = Math.min(len, ChunkPool.CHUNK_BYTES - writeOffset);
-            System.arraycopy(src, off, last, writeOffset, n);
-            writeOffset += n;
-            off += n;
-            len -= n;
-        }
-    }
-
-    private boolean onlyChunk() {
-        return moreChunks == null || moreChunks.isEmpty();
-    }
-
-    /** Where the unread bytes of {@link #firstChunk} end. */
-    private int firstEnd() {
-        return onlyChunk() ? writeOffset : ChunkPool.CHUNK_BYTES;
-    }
-
-    /** {@link #firstChunk} was read to its end: back to {@code pool}, the next one moves up. */
-    private void dropFirst(ChunkPool pool) {
-        pool.give(firstChunk);
-        firstChunk = onlyChunk() ? null : moreChunks.pollFirst();
-        readOffset = 0;
-    }
-
-    /**
-     * Copies up to {@code len} unread bytes into {@code b}, giving each chunk read to its end back to {@code pool};
-     * returns how many (0 when none are buffered).
-     */
-    int take(byte[] b, int off, int len, ChunkPool pool) {
-        int copied = 0;
-        while (copied < len && buffered > 0) {
-            int end = firstEnd();
-            int n = Math.min(len - copied, end - readOffset);
-            System.arraycopy(firstChunk, readOffset, b, off + copied, n);
-            copied += n;
-            readOffset += n;
-            buffered -= n;
-            if (readOffset == end) {
-                dropFirst(pool);
-            }
-        }
-        return copied;
-    }
-
-    /** As {@link #take} without copying: drops up to {@code len} unread bytes; returns how many. */
-    int skip(int len, ChunkPool pool) {
-        int skipped = 0;
-        while (skipped < len && buffered > 0) {
-            int end = firstEnd();
-            int n = Math.min(len - skipped, end - readOffset);
-            skipped += n;
-            readOffset += n;
-            buffered -= n;
-            if (readOffset == end) {
-                dropFirst(pool);
-            }
-        }
-        return skipped;
-    }
-
-    /** Drops every unread byte, giving the chunks back to {@code pool}; returns how many bytes there were. */
-    long discard(ChunkPool pool) {
-        long dropped = buffered;
-        while (firstChunk != null) {
-            dropFirst(pool);
-        }
-        buffered = 0;
-        return dropped;
     }
 
     @Override

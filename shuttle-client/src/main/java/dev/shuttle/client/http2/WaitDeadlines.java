@@ -86,6 +86,7 @@ final class WaitDeadlines {
 
     /** Streams in the list (for tests). */
     int waitingLocked() {
+        assert lock.isHeldByCurrentThread();
         int n = 0;
         for (Http2Stream s = first; s != null; s = s.waitNext) {
             n++;
@@ -94,6 +95,7 @@ final class WaitDeadlines {
     }
 
     private void scheduleLocked(long at, long now) {
+        assert lock.isHeldByCurrentThread();
         long generation = ++checkGeneration;
         checkAt = at;
         check = scheduler.schedule(Math.max(0, at - now), () -> check(generation));

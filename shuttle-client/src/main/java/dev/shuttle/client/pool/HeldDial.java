@@ -4,7 +4,7 @@ import dev.shuttle.client.internal.TaskScheduler;
 
 /**
  * A dial whose HTTP/1.1 connection is open but held back, counted as still dialing, until it could answer
- * ({@code ConnectionPool.holdUntilReadyLocked}). Listed in its {@link OriginPool} so that closing the pool closes
+ * ({@code Dials.holdUntilReadyLocked}). Listed in its {@link OriginPool} so that closing the pool closes
  * the connection at once and cancels its timer, rather than leaving both to the timer. Mutable fields are guarded by
  * the pool's lock.
  */

@@ -46,7 +46,7 @@ final class IdleConnections {
     void pushLocked(OriginPool pool, PoolEntry entry, long now, Collection<OriginPool> all, List<PoolEntry> evicted) {
         assert lock.isHeldByCurrentThread();
         // Keep the list ordered by idle time: expiry, watching and eviction read it from its old end. An entry the
-        // watcher handed back keeps its old idle time (ConnectionPool.idleConnectionWoke) and goes behind the younger
+        // watcher handed back keeps its old idle time (Returns.idleConnectionWoke) and goes behind the younger
         // ones; put at the front, it stopped maintenance from watching those behind it and stayed past its expiry.
         PoolEntry younger = pool.idle.peekFirst();
         if (younger != null && younger.idleSince > entry.idleSince) {
@@ -146,6 +146,7 @@ final class IdleConnections {
     }
 
     private PoolEntry pollOldestUncheckedLocked(OriginPool pool) {
+        assert lock.isHeldByCurrentThread();
         count--;
         return pool.idle.pollLast();
     }

@@ -1,6 +1,7 @@
 package dev.shuttle.client.pool;
 
 import dev.shuttle.client.ClientTrace;
+import dev.shuttle.client.internal.TaskScheduler;
 import java.io.IOException;
 import java.util.concurrent.locks.Condition;
 
@@ -35,6 +36,8 @@ final class Waiter {
     PoolEntry awaitedDrain;
     /** Counts on a spare dial in flight (one whose own request was served otherwise) instead of dialing. */
     boolean awaitsSpare;
+    /** The hand-off rule's grace or overrun timer, until it runs or the pool closes; else null. */
+    TaskScheduler.Scheduled graceTimer;
 
     Waiter(Condition ready, boolean freshOnly, long firstFreshSerial, ClientTrace trace, long deadline) {
         this.ready = ready;
@@ -47,6 +50,14 @@ final class Waiter {
     /** Covered: something is already on its way that may serve it, so no new dial is needed for it. */
     boolean covered() {
         return dialing || awaitedDrain != null || awaitsSpare;
+    }
+
+    /** Gives up the drain this waiter claimed, if any. */
+    void unclaim() {
+        if (awaitedDrain != null) {
+            awaitedDrain.claimedBy = null;
+            awaitedDrain = null;
+        }
     }
 
     /** Whether this waiter may take a stream of (or the whole) {@code entry}. */

@@ -166,7 +166,7 @@ class Http2ConnectionRulesTest {
 
     /**
      * A server that sends PINGs and reads nothing fills the client's socket buffers with PING ACKs; past
-     * {@link Http2Writer#MAX_QUEUED_CONTROL} queued answers the client closes the connection instead of queueing
+     * {@link WriterThread#MAX_QUEUED_CONTROL} queued answers the client closes the connection instead of queueing
      * more (memory stays bounded), failing its streams with an IOException that says so. A connection to another
      * server carries on.
      */

@@ -79,7 +79,7 @@ class Http2FaultsTest {
             assertThat(r.string()).isEqualTo("one");
         }
         Http2Connection connection = onlyConnection();
-        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        Await.until("parked", () -> connection.ioState() == Http2Parking.Io.PARKED && !connection.hasThreads());
         return conn;
     }
 
@@ -194,7 +194,7 @@ class Http2FaultsTest {
         // The peer sends nothing more on its own: only the client's PING (answered by expect) lets the reader out.
         PingFrame ping = conn.expect(PingFrame.class);
         assertThat(ping.ack()).isFalse();
-        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED && !connection.hasThreads());
+        Await.until("parked", () -> connection.ioState() == Http2Parking.Io.PARKED && !connection.hasThreads());
         // By exact name: readers of other tests' connections may still be ending in this JVM. Awaited: the thread
         // that parked the connection ends just after.
         Await.until("no reader thread", () -> !ThreadDump.named("shuttle-h2-reader-")
@@ -248,7 +248,7 @@ class Http2FaultsTest {
             assertThat(r.string()).isEqualTo("one");
         }
         Http2Connection connection = onlyConnection();
-        Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED);
+        Await.until("parked", () -> connection.ioState() == Http2Parking.Io.PARKED);
         assertThat(connection.hasThreads()).isFalse();
         // By exact name: readers and writers of other tests' connections may still be ending in this JVM. Awaited:
         // the reader that parked the connection, and the writer it dismissed, end just after.
@@ -263,7 +263,7 @@ class Http2FaultsTest {
         PingFrame ack = conn.expect(PingFrame.class);
         assertThat(ack.ack()).isTrue();
         assertThat(ack.opaqueData()).isEqualTo(42);
-        Await.until("parked again", () -> connection.ioState() == Http2Connection.Io.PARKED
+        Await.until("parked again", () -> connection.ioState() == Http2Parking.Io.PARKED
                 && !connection.hasThreads());
 
         CompletableFuture<Response> again = client.sendAsync(Request.get(peer.url("/two")));
@@ -284,7 +284,7 @@ class Http2FaultsTest {
         // Staged: the connection fails (the pool closing it, a failed write) just as a new stream takes it back.
         CountDownLatch unparking = new CountDownLatch(1);
         CountDownLatch failed = new CountDownLatch(1);
-        connection.beforeUnpark = StagedHook.pauseUntil(unparking, failed);
+        connection.parking.beforeUnpark = StagedHook.pauseUntil(unparking, failed);
         CompletableFuture<Response> again = client.sendAsync(Request.get(peer.url("/two")));
         assertThat(unparking.await(5, TimeUnit.SECONDS)).isTrue();
         connection.failed(new IOException("staged failure"), null);
@@ -297,7 +297,7 @@ class Http2FaultsTest {
             assertThat(r.string()).isEqualTo("two");
         }
         assertThat(connection.ioState()).as("not made ACTIVE again after it failed")
-                .isEqualTo(Http2Connection.Io.CLOSED);
+                .isEqualTo(Http2Parking.Io.CLOSED);
         assertThat(client.stats().connectionsOpened()).isEqualTo(2);
     }
 
@@ -340,11 +340,11 @@ class Http2FaultsTest {
             Response response = call.get(5, TimeUnit.SECONDS);
             Http2Connection parked = onlyConnection();
             connection = parked;
-            Await.until("parked with the body unread", () -> parked.ioState() == Http2Connection.Io.PARKED
+            Await.until("parked with the body unread", () -> parked.ioState() == Http2Parking.Io.PARKED
                     && !parked.hasThreads());
             response.close();
             Await.until("no writer", () -> !parked.hasThreads());
-            assertThat(parked.ioState()).as("after close " + i).isEqualTo(Http2Connection.Io.PARKED);
+            assertThat(parked.ioState()).as("after close " + i).isEqualTo(Http2Parking.Io.PARKED);
         }
         assertThat(connection.isHealthy()).isTrue();
         assertThat(client.stats().drains(DrainOutcome.REUSED_INLINE)).isEqualTo(8);
@@ -447,7 +447,7 @@ class Http2FaultsTest {
         // without a short blocking read to tell, the woken connection would park again and be woken again.
         assertThat(connection.transport.isSharedWithWriters()).isTrue();
         conn.close();
-        Await.until("closed", () -> connection.ioState() == Http2Connection.Io.CLOSED && !connection.hasThreads());
+        Await.until("closed", () -> connection.ioState() == Http2Parking.Io.CLOSED && !connection.hasThreads());
         assertThat(connection.isHealthy()).isFalse();
     }
 }

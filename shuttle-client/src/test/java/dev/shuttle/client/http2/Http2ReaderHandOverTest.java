@@ -109,7 +109,7 @@ class Http2ReaderHandOverTest {
         Http2Connection connection = (Http2Connection) ClientInternals.pool(client)
                 .multiplexedConnections(Origin.of(URI.create(peer.url("/")))).getFirst();
         // Parked, and no reader thread left: the next reader to handle a frame is the one the script calls old.
-        Await.until("parked, no reader thread", () -> connection.ioState() == Http2Connection.Io.PARKED
+        Await.until("parked, no reader thread", () -> connection.ioState() == Http2Parking.Io.PARKED
                 && !connection.hasThreads()
                 && !ThreadDump.named("shuttle-h2-reader-").contains("shuttle-h2-reader-" + connection.id()));
         Script script = new Script();

@@ -238,7 +238,7 @@ class JettyInteropTest {
             Origin origin = Origin.of(URI.create(server.url("/")));
             Http2Connection connection = (Http2Connection) ClientInternals.pool(client)
                     .multiplexedConnections(origin).get(0);
-            Await.until("parked", () -> connection.ioState() == Http2Connection.Io.PARKED);
+            Await.until("parked", () -> connection.ioState() == Http2Parking.Io.PARKED);
             assertThat(connection.hasThreads()).isFalse();
             assertThat(((TlsTransport) connection.transport).holdsBuffers()).isFalse();
             Await.until("no reader thread", () -> ThreadDump.named("shuttle-h2-reader-").isEmpty());

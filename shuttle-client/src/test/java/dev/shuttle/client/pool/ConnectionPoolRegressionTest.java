@@ -236,9 +236,9 @@ class ConnectionPoolRegressionTest {
     }
 
     /**
-     * A retry takes no used connection. At the limit with a used connection idle, it waited until that one closed by
-     * itself (the idle timeout) or its call timed out (left alone at stop 17). The least recently used idle connection
-     * now closes and the retry dials in its place.
+     * A retry takes no used connection. At the limit with a used connection idle, it would wait until that one closed
+     * by itself (the idle timeout) or its call timed out; instead the least recently used idle connection closes and
+     * the retry dials in its place.
      */
     @Test
     void aRetryAtTheLimitWithAUsedConnectionIdleClosesItAndDials() throws Exception {

@@ -783,6 +783,36 @@ class ConnectionPoolTest {
         firstLease.release(true);
     }
 
+    /**
+     * The same race on an HTTP/1.1 origin: a request found nothing idle, and a connection is released (goes idle)
+     * before it queues (staged between the two holds of the pool's lock). It must take that connection rather than
+     * dial beside it.
+     */
+    @Test
+    void aRequestThatLookedJustBeforeAConnectionWentIdleTakesItInsteadOfDialing() throws Exception {
+        pool();
+        Lease busy = acquire();
+        gateDials();
+        CountDownLatch looked = new CountDownLatch(1);
+        CountDownLatch releasedMeanwhile = new CountDownLatch(1);
+        pool.afterIdleLookup = StagedHook.pauseUntil(looked, releasedMeanwhile);
+        CompletableFuture<Lease> late = acquireAsync();
+        assertThat(looked.await(5, TimeUnit.SECONDS)).isTrue();
+        pool.afterIdleLookup = null;
+        busy.release(true); // idle between the late request's look and its wait
+        releasedMeanwhile.countDown();
+
+        Await.until("the late request served or dialing", () -> late.isDone() || dialPermits.hasQueuedThreads());
+        boolean dialedBeside = dialPermits.hasQueuedThreads();
+        dialPermits.release(); // a dial, if any, completes: nothing is left blocked
+        assertThat(dialedBeside).as("a dial beside an idle connection").isFalse();
+        Lease lease = late.get(5, TimeUnit.SECONDS);
+        assertThat(lease.connection()).isSameAs(busy.connection());
+        assertThat(lease.wasIdle()).isTrue();
+        assertThat(dialed).hasSize(1);
+        lease.release(true);
+    }
+
     /** Dials are gated: lets the one {@code waiting} started through, and returns what it was served. */
     private Lease servedByItsOwnDial(CompletableFuture<Lease> waiting) throws Exception {
         Await.until("its dial started", () -> dialPermits.hasQueuedThreads());
@@ -981,6 +1011,63 @@ class ConnectionPoolTest {
         assertThat(pool.counts(ORIGIN).dialing()).isZero();
         assertThat(waiting).failsWithin(Duration.ofSeconds(5));
         first.release(false);
+    }
+
+    /**
+     * A request waiting out its grace for a first drain has a timer on the scheduler; closing the pool cancels it,
+     * so the scheduler holds no reference to a closed pool (as for maintenance and held dials).
+     */
+    @Test
+    void closingThePoolCancelsAGraceTimer() throws Exception {
+        pool();
+        Lease first = acquire();
+        first.startDrain(new DrainProgress(now.get(), -1));
+        gateDials();
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("grace scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS));
+        pool.close();
+        assertThat(scheduler.pending()).as("the grace timer cancelled").isEmpty();
+        assertThat(waiting).failsWithin(Duration.ofSeconds(5));
+        first.release(false);
+    }
+
+    /** A request served before the close leaves its overrun timer behind; the close cancels that one too. */
+    @Test
+    void closingThePoolCancelsTheOverrunTimerOfARequestAlreadyServed() throws Exception {
+        pool();
+        Lease first = acquire();
+        CostModel costs = pool.costs(ORIGIN);
+        costs.recordFreshFirstByte(20 * MS);
+        costs.recordDrain(1_000_000, MS / 2, true, 50 * MS); // quick drains: this one is waited for alone
+        first.startDrain(new DrainProgress(now.get(), 100_000));
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("waiting for the drain", () -> pool.handOffWaits() == 1);
+        Await.until("overrun timer scheduled", () -> scheduler.pending().size() == 1);
+        first.release(true);
+        Lease next = waiting.get(5, TimeUnit.SECONDS);
+        next.release(true);
+        assertThat(scheduler.pending()).as("maintenance and the overrun timer").hasSize(2);
+        pool.close();
+        assertThat(scheduler.pending()).as("both cancelled").isEmpty();
+    }
+
+    /** A grace timer outlives its origin when maintenance forgets the origin first; closing still cancels it. */
+    @Test
+    void closingThePoolCancelsAGraceTimerOfAnOriginMaintenanceForgot() throws Exception {
+        pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(10)).build(), DrainPolicy.defaults());
+        Lease first = acquire();
+        first.startDrain(new DrainProgress(now.get(), -1));
+        CompletableFuture<Lease> waiting = acquireAsync();
+        Await.until("grace scheduled", () -> scheduler.pending().stream()
+                .anyMatch(t -> t.delayNanos == CostModel.MIN_SPARE_WAIT_NANOS));
+        first.release(true); // the drain ends first and serves the waiter; its grace timer stays
+        waiting.get(5, TimeUnit.SECONDS).release(true);
+        now.addAndGet(10 * SECOND);
+        pool.maintain(now.get()); // expires the idle connection and forgets the origin
+        assertThat(stats.originCount()).isZero();
+        pool.close();
+        assertThat(scheduler.pending()).as("the grace timer cancelled").isEmpty();
     }
 
     @Test

@@ -569,7 +569,7 @@ final class PoolHarness {
         while (!model.dials.isEmpty()) {
             completeDial(model.dials.getFirst().id, model.dials.size() % 2 == 0);
         }
-        // Grace timers are not cancelled by close: they run and find it closed.
+        // Close cancelled the grace and overrun timers; the ready timers of held dials ended with them.
         while (!model.timers.isEmpty()) {
             PoolModel.Timer timer = model.timers.getFirst();
             log.add("timer of r" + timer.req.id + " fires");

@@ -45,7 +45,7 @@ import java.util.List;
  * A waiter left uncovered by its decision dials at once (if below the limit). Claims and spare waits are counted
  * (handOffWaits, spareWaits), as are spare dials (whether or not the limit let them start) and hand-off dials.
  *
- * <p><b>When a timer fires</b> (grace or overrun; these are never cancelled, not even by close): if the pool is
+ * <p><b>When a timer fires</b> (grace or overrun; these are cancelled only by close): if the pool is
  * open and the waiter still waits without a dial of its own, it dials (if below the limit), still claiming its drain.
  *
  * <p><b>When a drain ends</b> (release, reusable): the connection goes to the waiter that claimed it, else to the
@@ -65,8 +65,8 @@ import java.util.List;
  * limit, as after a failed drain. <b>A waiter times out</b> (its deadline on the pool's clock, checked when it arrives
  * and whenever the clock moves) or is interrupted: it leaves the queue and gives up its claim; its dial, if any, goes
  * on as a spare. Nothing else changes: no other waiter dials because of it. <b>Close</b> fails every waiter, closes the
- * idle connections and the connections being drained (their drains then fail and release them), cancels maintenance,
- * and ends the held dials at once: their ready timers are cancelled and their connections closed.
+ * idle connections and the connections being drained (their drains then fail and release them), cancels maintenance
+ * and the grace and overrun timers, and ends the held dials at once: their ready timers are cancelled and their connections closed.
  *
  * <p>The invariants checked after every action ({@link #violations}): total = idle + leased + draining + dialing and
  * at most maxConnsPerHost; every request dialed at most once, so that no policy opens more connections than requests
@@ -990,8 +990,9 @@ final class PoolModel {
         closed = true;
         Timer scheduled = maintenance();
         if (scheduled != null) {
-            timers.remove(scheduled); // cancelled; grace timers stay and find the pool closed
+            timers.remove(scheduled);
         }
+        timers.removeIf(t -> t.kind == TimerKind.GRACE); // grace and overrun timers are cancelled too
         while (!idle.isEmpty()) {
             close(idle.pollFirst());
         }

@@ -107,16 +107,19 @@ final class FrameReceiver {
         if (!frame.endStream() && frame.data().remaining() == 0) {
             budgets.controlFrame(clock.getAsLong()); // carries nothing, ends nothing (CVE-2019-9518)
         }
+        int paddingCredit;
         try {
-            streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(), frame.endStream());
+            paddingCredit = streams.dataReceived(streamId, frame.data(), frame.flowControlledLength(),
+                    frame.endStream());
         } catch (Http2Exception e) {
             if (e.isConnectionError()) {
                 throw e;
             }
             budgets.provokedReset(clock.getAsLong()); // a reset the client's frame made us send (MadeYouReset)
             sender.reset(streamId, e.error());
+            return;
         }
-        sender.sendConnectionUpdate();
+        sender.sendWindowUpdates(streamId, paddingCredit, streams.takeConnectionUpdate());
     }
 
     private void reset(RstStreamFrame reset, long read) throws IOException {

@@ -151,11 +151,13 @@ final class Http2Streams {
     /**
      * A DATA frame arrived. Flow control first, on the connection (a connection error when exceeded) and then on the
      * stream; the body bytes are copied into the stream's chunks. Bytes that no handler will read (padding, a stream
-     * already reset or closed) are credited back to the connection at once ({@link #takeConnectionUpdate}).
+     * already reset or closed) are credited back to the connection at once ({@link #takeConnectionUpdate}), and
+     * padding to the stream as well.
      *
+     * @return the stream WINDOW_UPDATE increment the frame's padding made due; 0 when none is, or the stream ended
      * @throws Http2Exception a connection error, or a stream error (the caller resets the stream)
      */
-    void dataReceived(int streamId, ByteBuffer data, int flowControlled, boolean endStream) throws Http2Exception {
+    int dataReceived(int streamId, ByteBuffer data, int flowControlled, boolean endStream) throws Http2Exception {
         lock.lock();
         try {
             Http2Stream stream = streams.get(streamId);
@@ -165,13 +167,13 @@ final class Http2Streams {
             if (stream == null || stream.reset != null || stream.remoteEnded()) {
                 receive.receive(null, flowControlled, 0); // nobody reads these bytes: straight back to the connection
                 if (stream == null ? peerIds.wasResetByUs(streamId) : stream.reset != null && !stream.resetByPeer) {
-                    return; // we reset it; the client may have sent this before it knew (RFC 9113 5.4.2)
+                    return 0; // we reset it; the client may have sent this before it knew (RFC 9113 5.4.2)
                 }
                 throw Http2Exception.streamError(streamId, Http2ErrorCode.STREAM_CLOSED,
                         "DATA on closed stream " + streamId);
             }
             int payload = data.remaining();
-            receive.receive(stream.receive, flowControlled, payload);
+            int paddingCredit = receive.receive(stream.receive, flowControlled, payload);
             if (payload > 0) {
                 stream.body.append(streamId, data.array(), data.arrayOffset() + data.position(), payload, chunks);
             }
@@ -179,6 +181,7 @@ final class Http2Streams {
                 endRemoteLocked(stream);
             }
             stream.changed.signalAll();
+            return endStream ? 0 : paddingCredit;
         } finally {
             lock.unlock();
         }

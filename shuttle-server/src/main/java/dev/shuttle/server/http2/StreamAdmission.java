@@ -9,6 +9,7 @@ import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Exception;
 import dev.shuttle.wire.http2.Http2FieldCollector;
 import dev.shuttle.wire.http2.Http2RequestHead;
+import dev.shuttle.wire.http2.ReceivedBody;
 import java.io.IOException;
 
 /**
@@ -106,18 +107,7 @@ final class StreamAdmission {
 
     /** The request's content-length: the declared one, 0 for a request without a body, -1 when undeclared. */
     private static long declaredLength(int id, Http2RequestHead head, boolean endStream) throws Http2Exception {
-        String value = head.headers().first("content-length");
-        long declared = -1;
-        if (value != null) {
-            try {
-                declared = Long.parseLong(value.strip());
-            } catch (NumberFormatException e) {
-                declared = -2;
-            }
-            if (declared < 0) {
-                throw Http2Exception.streamError(id, Http2ErrorCode.PROTOCOL_ERROR, "invalid content-length " + value);
-            }
-        }
+        long declared = ReceivedBody.parseDeclaredLength(id, head.headers().first("content-length"));
         if (endStream) {
             if (declared > 0) {
                 throw Http2Exception.streamError(id, Http2ErrorCode.PROTOCOL_ERROR,

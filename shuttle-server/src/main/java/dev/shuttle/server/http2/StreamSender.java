@@ -112,7 +112,7 @@ final class StreamSender {
         }
     }
 
-    /** A handler read body bytes: the credit they gave back to the stream and the connection, in one write. */
+    /** Credit given back to a stream and the connection (body bytes a handler read, or padding), in one write. */
     void sendWindowUpdates(int streamId, int streamIncrement, int connectionIncrement) throws IOException {
         if (streamIncrement > 0 && connectionIncrement > 0) {
             writer.frames(List.of(new WindowUpdateFrame(streamId, streamIncrement),

@@ -92,12 +92,12 @@ class ParkGateTest {
         }
 
         void write() {
+            writing = true; // before the channel is taken back: the test shuts down as soon as it sees that
             try {
                 connection.beginWrite();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            writing = true;
             await(closeIfIdleAsked);
             parkRefused = !connection.context().watcher.isRunning();
             writing = false;

@@ -28,7 +28,7 @@ final class FramingRules {
             return requestTransferCodings(headers.all("Transfer-Encoding"));
         }
         if (hasContentLength) {
-            return new BodyFraming.ContentLength(contentLength(headers.all("Content-Length"), "request"));
+            return new BodyFraming.ContentLength(contentLength(headers, "request"));
         }
         return BodyFraming.EMPTY;
     }
@@ -62,7 +62,7 @@ final class FramingRules {
             return chunkedLast ? BodyFraming.CHUNKED : BodyFraming.CLOSE_DELIMITED;
         }
         if (headers.contains("Content-Length")) {
-            return new BodyFraming.ContentLength(contentLength(headers.all("Content-Length"), "response"));
+            return new BodyFraming.ContentLength(contentLength(headers, "response"));
         }
         return BodyFraming.CLOSE_DELIMITED;
     }
@@ -107,29 +107,36 @@ final class FramingRules {
      * The one length that every Content-Length field line and list element agrees on (RFC 9110 8.6 allows repeats
      * of the same value); anything else is an error.
      */
-    private static long contentLength(List<String> values, String what) throws Http1Exception {
+    private static long contentLength(Headers headers, String what) throws Http1Exception {
         long length = -1;
-        for (String value : values) {
-            int start = 0;
-            while (true) {
-                int comma = value.indexOf(',', start);
-                int end = comma < 0 ? value.length() : comma;
-                long parsed = parseDecimal(value, start, end);
-                if (parsed < 0) {
-                    throw Http1Exception.badRequest("invalid Content-Length in " + what + ": \"" + value + '"');
-                }
-                if (length >= 0 && parsed != length) {
-                    throw Http1Exception.badRequest("differing Content-Length values in " + what + ": "
-                            + String.join(", ", values));
-                }
-                length = parsed;
-                if (comma < 0) {
-                    break;
-                }
-                start = comma + 1;
+        for (int i = 0; i < headers.size(); i++) {
+            if (headers.name(i).equalsIgnoreCase("Content-Length")) {
+                length = agreedLength(length, headers.value(i), headers, what);
             }
         }
         return length;
+    }
+
+    /** {@code length} (or -1 before the first) checked against every list element of one field line's value. */
+    private static long agreedLength(long length, String value, Headers headers, String what) throws Http1Exception {
+        int start = 0;
+        while (true) {
+            int comma = value.indexOf(',', start);
+            int end = comma < 0 ? value.length() : comma;
+            long parsed = parseDecimal(value, start, end);
+            if (parsed < 0) {
+                throw Http1Exception.badRequest("invalid Content-Length in " + what + ": \"" + value + '"');
+            }
+            if (length >= 0 && parsed != length) {
+                throw Http1Exception.badRequest("differing Content-Length values in " + what + ": "
+                        + String.join(", ", headers.all("Content-Length")));
+            }
+            length = parsed;
+            if (comma < 0) {
+                return length;
+            }
+            start = comma + 1;
+        }
     }
 
     /** 1*DIGIT between optional spaces, or -1 when malformed or above Long.MAX_VALUE. */

@@ -48,18 +48,21 @@ public final class ReceiveWindows {
      * A DATA frame of {@code flowControlled} octets (padding included) arrived: it counts against the connection
      * window, then against the stream's. With {@code stream} null (a stream gone, reset, or never to be read) the
      * whole frame is dropped: consumed at once. Otherwise the padding, {@code flowControlled - payload}, is nobody's to
-     * read and is consumed at once; the payload is consumed as the reader takes it (or drops it). When the stream's
-     * window is overrun, the frame's octets counted against the connection's all the same (RFC 9113 6.9) and are
-     * consumed at once too; the caller resets the stream.
+     * read and is consumed at once, for the connection and the stream alike (or a padded body would shrink its own
+     * window until it stalls); the payload is consumed as the reader takes it (or drops it). When the stream's window
+     * is overrun, the frame's octets counted against the connection's all the same (RFC 9113 6.9) and are consumed at
+     * once too; the caller resets the stream.
      *
+     * @return the stream WINDOW_UPDATE increment the padding made due, or 0; the caller sends it unless the frame
+     *         ended the stream
      * @throws Http2Exception a connection FLOW_CONTROL_ERROR when the connection window is overrun, a stream one when
      *                        the stream's is
      */
-    public void receive(Stream stream, int flowControlled, int payload) throws Http2Exception {
+    public int receive(Stream stream, int flowControlled, int payload) throws Http2Exception {
         connection.receive(flowControlled);
         if (stream == null) {
             connectionConsumed(flowControlled);
-            return;
+            return 0;
         }
         try {
             stream.window.receive(flowControlled);
@@ -68,6 +71,7 @@ public final class ReceiveWindows {
             throw e;
         }
         connectionConsumed(flowControlled - payload);
+        return streamConsumed(stream, flowControlled - payload);
     }
 
     /**

@@ -26,6 +26,29 @@ public final class ReceivedBody {
     /** The declared content-length, or -1. */
     private long declaredLength = -1;
 
+    /**
+     * The value of a head's content-length field as the length a body must match: -1 when {@code value} is null (none
+     * declared).
+     *
+     * @throws Http2Exception a stream PROTOCOL_ERROR when it is not a non-negative decimal number (RFC 9110 8.6)
+     */
+    public static long parseDeclaredLength(int streamId, String value) throws Http2Exception {
+        if (value == null) {
+            return -1;
+        }
+        String digits = value.strip();
+        boolean valid = !digits.isEmpty() && digits.length() <= 18;
+        for (int i = 0; valid && i < digits.length(); i++) {
+            char c = digits.charAt(i);
+            valid = c >= '0' && c <= '9';
+        }
+        if (!valid) {
+            throw Http2Exception.streamError(streamId, Http2ErrorCode.PROTOCOL_ERROR, "invalid content-length "
+                    + value);
+        }
+        return Long.parseLong(digits);
+    }
+
     /** The content-length the head declared (before any byte arrives); -1 for none. */
     public void declaredLength(long length) {
         this.declaredLength = length;

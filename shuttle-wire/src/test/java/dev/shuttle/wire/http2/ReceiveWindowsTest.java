@@ -15,7 +15,7 @@ class ReceiveWindowsTest {
     void paddingIsCreditedOnArrivalAndThePayloadAsItIsRead() throws Exception {
         ReceiveWindows windows = new ReceiveWindows(100, 100);
         ReceiveWindows.Stream stream = windows.open(1);
-        windows.receive(stream, 60, 10); // 50 octets of padding
+        assertThat(windows.receive(stream, 60, 10)).as("50 octets of padding: the stream's half window").isEqualTo(50);
         assertThat(windows.takeConnectionUpdate()).as("half the window, all padding").isEqualTo(50);
         assertThat(windows.streamConsumed(stream, 10)).isZero();
         windows.connectionConsumed(10);
@@ -24,6 +24,22 @@ class ReceiveWindowsTest {
         assertThat(windows.streamConsumed(stream, 40)).as("50 of the stream's consumed").isEqualTo(50);
         windows.connectionConsumed(40);
         assertThat(windows.takeConnectionUpdate()).isEqualTo(50);
+    }
+
+    @Test
+    void aHeavilyPaddedBodyNeverShrinksItsStreamsWindow() throws Exception {
+        int window = 16_384;
+        ReceiveWindows windows = new ReceiveWindows(window, window);
+        ReceiveWindows.Stream stream = windows.open(1);
+        long streamCredit = 0;
+        for (int frame = 0; frame < 1_000; frame++) { // 1 MB through a 16 KiB stream window, 99 % of it padding
+            streamCredit += windows.receive(stream, 1_000, 10);
+            streamCredit += windows.streamConsumed(stream, 10); // the reader takes the payload
+            windows.connectionConsumed(10);
+            windows.takeConnectionUpdate();
+        }
+        assertThat(streamCredit).as("all but what waits below half a window came back")
+                .isGreaterThan(1_000L * 1_000 - window / 2);
     }
 
     @Test

@@ -85,6 +85,28 @@ class ReceivedBodyTest {
     }
 
     @Test
+    void aDeclaredLengthIsANonNegativeDecimalNumberOrAStreamError() throws Exception {
+        // value, length (-2: a stream PROTOCOL_ERROR)
+        Object[][] table = {{null, -1L}, {"0", 0L}, {"42", 42L}, {" 7 ", 7L}, {"007", 7L},
+                {"999999999999999999", 999_999_999_999_999_999L}, {"", -2L}, {"-1", -2L}, {"+1", -2L}, {"1.0", -2L},
+                {"0x10", -2L}, {"1,1", -2L}, {"9999999999999999999", -2L}, {"١٢", -2L}};
+        for (Object[] row : table) {
+            String value = (String) row[0];
+            long expected = (long) row[1];
+            if (expected == -2) {
+                assertThatThrownBy(() -> ReceivedBody.parseDeclaredLength(5, value)).as("[%s]", value)
+                        .isInstanceOfSatisfying(Http2Exception.class, e -> {
+                            assertThat(e.isConnectionError()).isFalse();
+                            assertThat(e.streamId()).isEqualTo(5);
+                            assertThat(e.error()).isEqualTo(Http2ErrorCode.PROTOCOL_ERROR);
+                        });
+            } else {
+                assertThat(ReceivedBody.parseDeclaredLength(5, value)).as("[%s]", value).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void aPoolDropsWhatItIsGivenWhileReleased() {
         ChunkPool chunks = new ChunkPool();
         byte[] chunk = chunks.take();

@@ -2,7 +2,7 @@ package dev.shuttle.client.http2;
 
 import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.Transport;
-import dev.shuttle.wire.hpack.HpackEncoder;
+import dev.shuttle.wire.http2.FieldBlockEncoder;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2FrameWriter;
@@ -16,11 +16,11 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The one thread that writes a connection's socket. Callers and the reader only queue frames ({@link #enqueue});
- * a virtual thread started on demand writes them in order, batching small frames into one socket write. While the
- * connection's reader runs, the writer waits for more frames when its queue is empty (one signal per batch instead
- * of a thread start); it ends once the reader stops or the connection fails ({@link #dismissLocked}), so an idle
- * connection has no writer thread.
+ * The one thread that writes a client HTTP/2 connection's socket. Callers and the reader only queue frames
+ * ({@link #enqueueLocked}); a virtual thread started on demand writes them in order, batching small frames into one
+ * socket write. While the connection's reader runs, the writer waits for more frames when its queue is empty (one
+ * signal per batch instead of a thread start); it ends once the reader stops or the connection fails
+ * ({@link #dismissLocked}), so an idle connection has no writer thread.
  *
  * <p>Why a thread of its own rather than the callers writing under a lock: a caller's thread can be interrupted, and
  * an interrupt during blocking channel I/O closes the channel, which on HTTP/2 would cost every stream of the
@@ -34,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * memory. Other frames are counted too: the answers a server asks for (SETTINGS and PING ACKs) go in only while fewer
  * than {@link #MAX_QUEUED_CONTROL} are queued ({@link #hasRoomForAnswerLocked}).
  */
-final class Http2Writer {
+final class WriterThread {
     /** Queued DATA bytes per connection before writers wait: four full frames. */
     static final int MAX_QUEUED_DATA = 4 * 16_384;
     /**
@@ -74,8 +74,8 @@ final class Http2Writer {
     private final ReentrantLock lock;
     private final Transport transport;
     private final BufferPool buffers;
-    /** Writer thread only. */
-    private final HpackEncoder encoder = new HpackEncoder();
+    /** Writer thread only: field blocks are encoded in the order HEADERS leave. */
+    private final FieldBlockEncoder blocks = new FieldBlockEncoder();
 
     /** Guarded by lock. */
     private final ArrayDeque<Outbound> queue = new ArrayDeque<>();
@@ -99,7 +99,7 @@ final class Http2Writer {
     /** Tests only; null otherwise. */
     private volatile Runnable beforeWrite;
 
-    Http2Writer(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
+    WriterThread(Http2Connection connection, ReentrantLock lock, Transport transport, BufferPool buffers) {
         this.connection = connection;
         this.lock = lock;
         this.transport = transport;
@@ -133,7 +133,7 @@ final class Http2Writer {
     /** Starts the writer thread if frames wait, none runs, and the connection owns its channel (ACTIVE). */
     void resumeLocked() {
         assert lock.isHeldByCurrentThread();
-        if (!running && !queue.isEmpty() && connection.channelWritableLocked()) {
+        if (!running && !queue.isEmpty() && connection.parking.activeLocked()) {
             running = true;
             Thread.ofVirtual().name("shuttle-h2-writer-" + connection.id()).start(this::run);
         }
@@ -166,6 +166,7 @@ final class Http2Writer {
     }
 
     private void roomFreedLocked() {
+        assert lock.isHeldByCurrentThread();
         for (int i = 0; i < roomWaiters.size(); i++) {
             roomWaiters.get(i).changed.signalAll();
         }
@@ -173,6 +174,7 @@ final class Http2Writer {
     }
 
     boolean isRunningLocked() {
+        assert lock.isHeldByCurrentThread();
         return running;
     }
 
@@ -211,7 +213,7 @@ final class Http2Writer {
                         queuedControl--;
                     }
                     if (item == null && out.position() == 0 && ended.isEmpty()) {
-                        if (connection.writerMayWaitLocked()) {
+                        if (connection.parking.writerMayWaitLocked()) {
                             long dismissals = generation;
                             waiting = true;
                             work.awaitUninterruptibly(); // never interrupted; enqueue or dismissal signals
@@ -222,10 +224,11 @@ final class Http2Writer {
                             continue;
                         }
                         running = false;
-                        connection.writerStoppedLocked();
+                        connection.parking.writerStoppedLocked();
                         return;
                     }
-                    if (item instanceof HeadersOut headers && !connection.assignIdLocked(headers.stream())) {
+                    if (item instanceof HeadersOut headers
+                            && !connection.streams.assignIdLocked(headers.stream())) {
                         continue; // reset before it left, or the connection stopped taking streams
                     }
                     maxFrameSize = connection.peerMaxFrameSizeLocked();
@@ -269,7 +272,7 @@ final class Http2Writer {
                 if (item instanceof DataOut data) {
                     buffers.release(data.payload());
                 } else if (item instanceof HeadersOut headers) {
-                    connection.headersDroppedLocked(headers.stream());
+                    connection.streams.headersDroppedLocked(headers.stream(), connection.failureLocked());
                 }
             }
             queue.clear();
@@ -286,30 +289,16 @@ final class Http2Writer {
             throws IOException {
         switch (item) {
             case HeadersOut headers -> {
-                int blockBound = HpackEncoder.maxEncodedLength(headers.fields());
-                if (blockBound <= maxFrameSize && Http2Frame.HEADER_LENGTH + blockBound <= out.capacity()) {
-                    ensureRoom(out, Http2Frame.HEADER_LENGTH + blockBound, ended);
-                    encodeInPlace(headers, out);
-                    if (headers.endStream()) {
-                        ended.add(headers.stream());
-                    }
-                    return out;
-                }
-                // A block that may need CONTINUATION frames, or more room than the write buffer has: on its own.
-                ByteBuffer block = ByteBuffer.allocate(blockBound);
-                encoder.encode(headers.fields(), block);
-                block.flip();
-                int length = Http2FrameWriter.headerBlockLength(block.remaining(), maxFrameSize);
+                blocks.peerMaxFrameSize(maxFrameSize);
+                int length = blocks.maxLength(headers.fields());
                 if (length > out.capacity()) {
-                    flush(out, ended);
+                    flush(out, ended); // more than the write buffer holds: on its own
                     ByteBuffer large = ByteBuffer.allocate(length);
-                    Http2FrameWriter.writeHeaderBlock(large, headers.stream().id, block, headers.endStream(),
-                            maxFrameSize);
+                    blocks.write(large, headers.stream().id, headers.fields(), headers.endStream());
                     write(large.flip());
                 } else {
                     ensureRoom(out, length, ended);
-                    Http2FrameWriter.writeHeaderBlock(out, headers.stream().id, block, headers.endStream(),
-                            maxFrameSize);
+                    blocks.write(out, headers.stream().id, headers.fields(), headers.endStream());
                 }
                 if (headers.endStream()) {
                     ended.add(headers.stream());
@@ -322,7 +311,7 @@ final class Http2Writer {
                 try {
                     queuedData -= length;
                     roomFreedLocked();
-                    send = connection.dataStillWantedLocked(data.stream(), length);
+                    send = connection.streams.dataStillWantedLocked(data.stream(), length);
                 } finally {
                     lock.unlock();
                 }
@@ -355,25 +344,9 @@ final class Http2Writer {
                 ensureRoom(out, Http2FrameWriter.encodedLength(control.frame()), ended);
                 Http2FrameWriter.write(out, control.frame());
             }
-            case TableSizeOut size -> encoder.peerMaxTableSize(size.headerTableSize());
+            case TableSizeOut size -> blocks.peerTableSize(size.headerTableSize());
         }
         return out;
-    }
-
-    /**
-     * Encodes a field block that surely fits one frame straight into {@code out}, behind room left for the frame
-     * header, which is written once the block's length is known: no block buffer per request, no copy.
-     */
-    private void encodeInPlace(HeadersOut headers, ByteBuffer out) {
-        int start = out.position();
-        out.position(start + Http2Frame.HEADER_LENGTH);
-        encoder.encode(headers.fields(), out);
-        int end = out.position();
-        out.position(start);
-        Http2FrameWriter.writeFrameHeader(out, end - start - Http2Frame.HEADER_LENGTH, Http2Frame.TYPE_HEADERS,
-                Http2Frame.FLAG_END_HEADERS | (headers.endStream() ? Http2Frame.FLAG_END_STREAM : 0),
-                headers.stream().id);
-        out.position(end);
     }
 
     private void ensureRoom(ByteBuffer out, int length, List<Http2Stream> ended) throws IOException {
@@ -390,7 +363,12 @@ final class Http2Writer {
             out.clear();
         }
         if (!ended.isEmpty()) {
-            connection.endsWritten(ended);
+            lock.lock();
+            try {
+                connection.streams.endsWrittenLocked(ended);
+            } finally {
+                lock.unlock();
+            }
             ended.clear();
         }
     }
