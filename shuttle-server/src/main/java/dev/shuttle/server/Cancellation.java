@@ -28,6 +28,7 @@ public final class Cancellation {
     private Condition fired;
     /** Guarded by lock: actions and children to fire, null once fired or while none. */
     private List<Runnable> actions;
+    /** Guarded by lock, like {@link #actions}. */
     private List<Cancellation> children;
 
     /** {@return a signal that has not fired; for middleware and tests (the server makes each request's own)} */

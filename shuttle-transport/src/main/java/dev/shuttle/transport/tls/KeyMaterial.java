@@ -1,6 +1,5 @@
 package dev.shuttle.transport.tls;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -246,15 +245,5 @@ public final class KeyMaterial {
             }
         }
         return text.toString();
-    }
-
-    /** For tests: a certificate parsed from PEM text. */
-    static List<X509Certificate> parseCertificates(String pem) throws GeneralSecurityException {
-        List<X509Certificate> certificates = new ArrayList<>();
-        for (Certificate certificate : CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))) {
-            certificates.add((X509Certificate) certificate);
-        }
-        return certificates;
     }
 }
