@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
-import javax.net.ssl.SSLContext;
 
 /**
  * An HTTP/1.1 and HTTP/2 client, plaintext and TLS, with a connection pool. {@code https} offers HTTP/2 in ALPN and
@@ -157,7 +156,7 @@ public final class HttpClient implements AutoCloseable {
      * let a call hang forever on a silent server: connect, read and write are bounded by 10 s each, as OkHttp's are.
      * Switch one off with {@link #NO_TIMEOUT} (for long polls and server-sent events, the read timeout).
      */
-    public static final class Builder {
+    public static final class Builder extends TlsAndHttp2Options {
         /** OkHttp's connect, read and write default: a value a decade of Android and JVM use found workable. */
         private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -174,13 +173,6 @@ public final class HttpClient implements AutoCloseable {
         private ResponseLimits limits = ResponseLimits.defaults();
         private String userAgent = "shuttle/0.1";
         private LongSupplier nanoClock = System::nanoTime;
-        private SSLContext sslContext;
-        private boolean hostnameVerification = true;
-        private Duration tlsHandshakeTimeout = Duration.ofSeconds(10);
-        private boolean http2 = true;
-        private boolean http2PriorKnowledge;
-        private Duration http2PingInterval = Duration.ofSeconds(30);
-        private Duration expectContinueTimeout = Duration.ofSeconds(1);
         private RedirectPolicy redirectPolicy = RedirectPolicy.defaults();
         private boolean compression = true;
         private CookieHandler cookieHandler;
@@ -455,102 +447,6 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
-         * The TLS context for {@code https} (trust anchors, client certificates, session cache). Default the JDK's
-         * {@code SSLContext.getDefault()}: the JDK's trust store. Sessions resume through this context's cache, so
-         * share one context between clients that talk to the same servers.
-         *
-         * @param sslContext the TLS context of every https connection
-         * @return this builder
-         */
-        public Builder sslContext(SSLContext sslContext) {
-            this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
-            return this;
-        }
-
-        /**
-         * Default true: the server's certificate must name the host of the URL (RFC 2818/6125 rules). False accepts
-         * a certificate for any name (it must still chain to a trusted anchor): for tests only.
-         *
-         * @param verify whether the certificate must name the host
-         * @return this builder
-         */
-        public Builder hostnameVerification(boolean verify) {
-            this.hostnameVerification = verify;
-            return this;
-        }
-
-        /**
-         * Default 10 s, as Go's {@code TLSHandshakeTimeout}: a handshake is two round trips; longer means the server
-         * is stuck, and a new connection is not worth waiting for. {@link #NO_TIMEOUT} (or null) means none (the call
-         * timeout still applies).
-         *
-         * @param timeout the TLS handshake timeout
-         * @return this builder
-         */
-        public Builder tlsHandshakeTimeout(Duration timeout) {
-            this.tlsHandshakeTimeout = checkTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * Default true: {@code https} connections offer {@code h2} and {@code http/1.1} in ALPN, and a server that
-         * picks {@code h2} gets one multiplexed connection per origin (another when its stream limit is reached).
-         * False offers only {@code http/1.1}. HTTP/2 needs keep-alive: with {@link #keepAlive(boolean) keepAlive(false)}
-         * only HTTP/1.1 is offered.
-         *
-         * @param enabled whether https connections offer HTTP/2
-         * @return this builder
-         */
-        public Builder http2(boolean enabled) {
-            this.http2 = enabled;
-            return this;
-        }
-
-        /**
-         * Default false. True speaks HTTP/2 to every {@code http} origin from the first byte (h2c with prior
-         * knowledge, RFC 9113 section 3.3), without the HTTP/1.1 Upgrade dance: for servers known to accept it, such
-         * as service meshes and gRPC backends. A server that does not speak it fails the request. Applies to the
-         * whole client: a per-request switch would need separate pools for the same origin.
-         *
-         * @param priorKnowledge whether plain http connections speak HTTP/2 from the start
-         * @return this builder
-         */
-        public Builder http2PriorKnowledge(boolean priorKnowledge) {
-            this.http2PriorKnowledge = priorKnowledge;
-            return this;
-        }
-
-        /**
-         * Default 30 s: an HTTP/2 connection from which nothing arrived for this long sends a PING, and is closed if
-         * the answer does not come within min(interval, 10 s). An idle connection is woken from the watcher for it
-         * (a virtual thread for the round trip, then it parks again), so dead peers and dropped NAT mappings are
-         * found before a request is sent on them. Go's {@code ReadIdleTimeout} and OkHttp's {@code pingInterval}
-         * are off by default; a few bytes per idle connection every 30 s is cheap next to a failed request.
-         * {@link #NO_TIMEOUT} (or null) disables it.
-         *
-         * @param interval the silence before a PING
-         * @return this builder
-         */
-        public Builder http2PingInterval(Duration interval) {
-            this.http2PingInterval = checkTimeout(interval);
-            return this;
-        }
-
-        /**
-         * How long a request sent with {@code Expect: 100-continue} ({@link Request.Builder#expectContinue}) waits for
-         * the server's {@code 100 Continue} or final answer before sending its body anyway: servers that ignore the
-         * expectation must not stall the upload. Default 1 s, as Go's {@code DefaultTransport}: a round trip to
-         * anywhere, with room. {@link #NO_TIMEOUT} waits for the answer however long it takes.
-         *
-         * @param timeout the wait for {@code 100 Continue}
-         * @return this builder
-         */
-        public Builder expectContinueTimeout(Duration timeout) {
-            this.expectContinueTimeout = checkTimeout(timeout);
-            return this;
-        }
-
-        /**
          * Default {@code shuttle/0.1}; a request's own {@code User-Agent} header wins; null sends none.
          *
          * @param userAgent the default {@code User-Agent}; null for none
@@ -589,12 +485,5 @@ public final class HttpClient implements AutoCloseable {
                     proxySelector != null ? proxySelector : Proxies.fromEnvironment(), dns));
         }
 
-        /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */
-        private static Duration checkTimeout(Duration timeout) {
-            if (timeout != null && timeout.isNegative()) {
-                throw new IllegalArgumentException("timeout must be positive, or NO_TIMEOUT for none: " + timeout);
-            }
-            return timeout == null || timeout.isZero() ? null : timeout;
-        }
     }
 }

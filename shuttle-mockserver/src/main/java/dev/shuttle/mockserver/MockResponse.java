@@ -163,11 +163,7 @@ public final class MockResponse {
         return status;
     }
 
-    /**
-     * The fields set, as name, value, name, value... (framing fields are the server's).
-     *
-     * @return the fields, flattened
-     */
+    /** {@return the fields set, as name, value, name, value... (framing fields are the server's)} */
     public List<String> headers() {
         return headers;
     }
@@ -201,11 +197,7 @@ public final class MockResponse {
         return headDelay;
     }
 
-    /**
-     * Body bytes sent before the pause, or -1 for none.
-     *
-     * @return the byte count, or -1
-     */
+    /** {@return the body bytes sent before the pause, or -1 for none} */
     public long pauseAfterBytes() {
         return pauseAfterBytes;
     }
@@ -215,11 +207,7 @@ public final class MockResponse {
         return pause;
     }
 
-    /**
-     * 0 when the body goes out as fast as the client takes it.
-     *
-     * @return the pace in bytes per second, or 0
-     */
+    /** {@return the pace in bytes per second, or 0 when the body goes out as fast as the client takes it} */
     public long bytesPerSecond() {
         return bytesPerSecond;
     }

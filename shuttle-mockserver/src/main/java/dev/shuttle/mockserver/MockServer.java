@@ -209,38 +209,22 @@ public final class MockServer implements AutoCloseable {
 
     // ---- counts ----
 
-    /**
-     * Everything counted so far, with a record per connection.
-     *
-     * @return a snapshot of the counts
-     */
+    /** {@return everything counted so far, with a record per connection} */
     public ReuseStats stats() {
         return ledger.snapshot();
     }
 
-    /**
-     * New connections accepted since start.
-     *
-     * @return the connection count
-     */
+    /** {@return the new connections accepted since start} */
     public long connections() {
         return ledger.connections();
     }
 
-    /**
-     * Requests received since start.
-     *
-     * @return the request count
-     */
+    /** {@return the requests received since start} */
     public long requests() {
         return ledger.requests();
     }
 
-    /**
-     * TLS handshakes completed since start, full and resumed.
-     *
-     * @return the handshake count
-     */
+    /** {@return the TLS handshakes completed since start, full and resumed} */
     public long tlsHandshakes() {
         return ledger.tlsHandshakes();
     }
@@ -254,20 +238,12 @@ public final class MockServer implements AutoCloseable {
         return ledger.tlsResumed();
     }
 
-    /**
-     * Connections not yet closed.
-     *
-     * @return the open-connection count
-     */
+    /** {@return the connections not yet closed} */
     public long openConnections() {
         return ledger.openConnections();
     }
 
-    /**
-     * Bytes the sockets accepted for sending since start, every connection, closed or open.
-     *
-     * @return the byte count
-     */
+    /** {@return the bytes the sockets accepted for sending since start, every connection, closed or open} */
     public long bytesWritten() {
         return ledger.bytesWritten();
     }
