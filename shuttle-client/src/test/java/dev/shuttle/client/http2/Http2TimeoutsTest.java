@@ -20,10 +20,12 @@ import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
 import dev.shuttle.wire.testing.H2Peer;
 import dev.shuttle.wire.testing.H2PeerListener;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -185,13 +187,20 @@ class Http2TimeoutsTest {
 
     @Test
     void aConnectionWhoseSocketTakesNothingForTheWriteTimeoutFailsWithEveryStream() throws Exception {
-        // The GET must join the connection before the write timeout fails it, or it would dial a new one: it waits
-        // to be given the upload's connection, well within the timeout even on a loaded machine.
+        // Staged: the upload's body waits until the GET's HEADERS reached the server, so the GET's stream is on the
+        // connection before its socket stops taking bytes; a GET still queued when the connection fails would be
+        // unprocessed, retried on a new connection the deaf server never answers.
         client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(Duration.ofSeconds(2))
                 .readTimeout(Duration.ofSeconds(30)).build();
         try (H2PeerListener deaf = new H2PeerListener(4096)) {
-            CompletableFuture<Response> upload = uploadToAServerThatReadsNothing(deaf, null);
+            CountDownLatch getArrived = new CountDownLatch(1);
+            CompletableFuture<Response> upload = client.sendAsync(Request.newBuilder(deaf.url("/upload"))
+                    .POST(BodyPublisher.ofStream(() -> {
+                        await(getArrived);
+                        return new ByteArrayInputStream(new byte[16 << 20]);
+                    }, 16 << 20)).build());
             try (H2Peer conn = acceptGrantingEveryWindow(deaf)) {
+                assertThat(conn.expectRequest().fields().get(":path")).isEqualTo("/upload");
                 CompletableFuture<ConnectionInfo> joined = new CompletableFuture<>();
                 CompletableFuture<Response> behind = client.sendAsync(Request.newBuilder(deaf.url("/behind"))
                         .trace(new ClientTrace() {
@@ -200,8 +209,10 @@ class Http2TimeoutsTest {
                                 joined.complete(connection);
                             }
                         }).build());
+                assertThat(conn.expectRequest().fields().get(":path")).isEqualTo("/behind");
                 assertThat(joined.get(10, TimeUnit.SECONDS).reused()).as("the GET shares the upload's connection")
                         .isTrue();
+                getArrived.countDown(); // from now on the server reads nothing
                 assertThatThrownBy(() -> upload.get(10, TimeUnit.SECONDS)).cause()
                         .isInstanceOfSatisfying(HttpTimeoutException.class,
                                 e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.WRITE))
@@ -213,6 +224,16 @@ class Http2TimeoutsTest {
             }
         }
         ClientInternals.awaitSettled(client);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("stage not reached");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
