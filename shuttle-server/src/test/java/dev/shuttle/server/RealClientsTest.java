@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,7 +98,7 @@ class RealClientsTest {
                 out.append('%%d %%s' %% (r.status, r.read() == b'abc' * 1000))
                 print(' '.join(out))
                 """.formatted(server.port());
-        ExternalProcess.Result result = run(List.of("python3", "-c", script));
+        ExternalProcess.Result result = run(List.of("/usr/bin/python3", "-c", script));
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         assertThat(result.stdout().strip()).isEqualTo("200 9 200 9 200 70000 200 True");
         assertThat(newConnections.sum()).isEqualTo(1);
@@ -106,6 +107,8 @@ class RealClientsTest {
 
     @Test
     void pythonRequestsSessionReusesItsConnection() throws Exception {
+        Assumptions.assumeTrue(run(List.of("/usr/bin/python3", "-c", "import requests")).exitCode() == 0,
+                "Python's requests is not installed (apt-get install python3-requests)");
         String script = """
                 import requests
                 s = requests.Session()
@@ -113,7 +116,7 @@ class RealClientsTest {
                 posted = s.post('http://127.0.0.1:%d/echo', data=b'z' * 5000).content
                 print(','.join(bodies), len(posted))
                 """.formatted(server.port(), server.port());
-        ExternalProcess.Result result = run(List.of("python3", "-c", script));
+        ExternalProcess.Result result = run(List.of("/usr/bin/python3", "-c", script));
         assertThat(result.exitCode()).as(result.stderr()).isZero();
         assertThat(result.stdout().strip()).isEqualTo("path=/p0,path=/p1,path=/p2 5000");
         assertThat(newConnections.sum()).isEqualTo(1);

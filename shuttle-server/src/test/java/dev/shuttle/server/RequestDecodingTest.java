@@ -49,10 +49,11 @@ class RequestDecodingTest {
     void pythonUrllibQuotedPathArrivesDecoded() throws Exception {
         ExternalProcess.assumeInstalled("python3", "python3");
         String script = """
-                import urllib.request, urllib.parse
+                import sys, urllib.request, urllib.parse
                 path = '/' + urllib.parse.quote('dir name', safe='') + '/' + urllib.parse.quote('a+b&c', safe='')
-                query = urllib.parse.urlencode({'name': 'Zoë & co', 'n': '1'})
-                print(urllib.request.urlopen('http://127.0.0.1:%d' + path + '?' + query).read().decode())
+                query = urllib.parse.urlencode({'name': 'Zo\\u00eb & co', 'n': '1'})
+                # the body's UTF-8 bytes as they came, whatever the locale's encoding of stdout
+                sys.stdout.buffer.write(urllib.request.urlopen('http://127.0.0.1:%d' + path + '?' + query).read())
                 """.formatted(server.port());
         ExternalProcess.Result result = ExternalProcess.run(List.of("/usr/bin/python3", "-c", script));
         assertThat(result.exitCode()).as(result.stderr()).isZero();
