@@ -123,7 +123,18 @@ final class CoreReceiver {
             if (e.isConnectionError()) {
                 throw e;
             }
-            resetByUs(e.streamId());
+            streamError(e);
+            return;
+        }
+        credited += receiveWindows.takeConnectionUpdate();
+    }
+
+    /** A stream error: we reset the stream (its unread body is dropped and its credit goes back). */
+    void streamError(Http2Exception e) {
+        assertThat(e.isConnectionError()).isFalse();
+        Stream stream = table.get(e.streamId());
+        if (stream != null) {
+            reset(stream, false);
         }
         credited += receiveWindows.takeConnectionUpdate();
     }
@@ -190,7 +201,7 @@ final class CoreReceiver {
             stream.state = stream.state.receivedHeaders(false);
             stream.headSeen = true;
             if (!fits) {
-                stream.appDone = true; // answered 431 without reading
+                done(stream); // answered 431 without reading the body
                 return;
             }
             Http2RequestHead head = fields.request();
@@ -347,13 +358,6 @@ final class CoreReceiver {
     /** Whether the peer may name {@code id}: one it opened (server), one of ours that left (client). */
     private boolean opened(int id) {
         return server ? !peerIds.isIdle(id) : ownIds.wasOpened(id);
-    }
-
-    private void resetByUs(int id) {
-        Stream stream = table.get(id);
-        if (stream != null) {
-            reset(stream, false);
-        }
     }
 
     /** RST_STREAM either way: the unread body is dropped and its credit goes back to the connection. */

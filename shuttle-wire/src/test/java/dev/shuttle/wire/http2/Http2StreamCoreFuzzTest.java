@@ -60,7 +60,16 @@ class Http2StreamCoreFuzzTest {
         while (in.hasRemaining()) {
             int op = in.get() & 0xff;
             if (op % 8 < 4) {
-                Http2Frame frame = receiver.reader.read(in);
+                Http2Frame frame;
+                try {
+                    frame = receiver.reader.read(in);
+                } catch (Http2Exception e) {
+                    if (e.isConnectionError()) {
+                        throw e;
+                    }
+                    receiver.streamError(e); // a malformed frame of one stream (PRIORITY's length, say)
+                    continue;
+                }
                 if (frame == null) {
                     return; // the input ends inside a frame
                 }
