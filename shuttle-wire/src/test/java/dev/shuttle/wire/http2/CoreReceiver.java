@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shuttle.wire.hpack.HpackDecoder;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,36 +25,6 @@ final class CoreReceiver {
      */
     private static final int MAX_STREAMS = 8;
 
-    /** One stream, as both sides keep it, with the models the core is checked against. */
-    private static final class Stream {
-        final int id;
-        StreamState state = StreamState.IDLE;
-        final ReceiveWindows.Stream receive;
-        final SendWindows.Stream send;
-        final ReceivedBody body = new ReceivedBody();
-        boolean headSeen;
-        boolean reset;
-        boolean resetByPeer;
-        /** The application is done with it: the server's handler returned, the client's body was closed. */
-        boolean appDone;
-        /** Model: the send window. */
-        long sendWindow;
-        /** Model: every body octet appended, and how many of them were taken. */
-        final ByteArrayOutputStream arrived = new ByteArrayOutputStream();
-        int taken;
-
-        Stream(int id, ReceiveWindows.Stream receive, SendWindows.Stream send, long sendWindow) {
-            this.id = id;
-            this.receive = receive;
-            this.send = send;
-            this.sendWindow = sendWindow;
-        }
-
-        boolean remoteEnded() {
-            return !state.canReceive() && state != StreamState.IDLE;
-        }
-    }
-
     final Http2FrameReader reader = new Http2FrameReader();
     private final HeaderBlockAssembler blocks = new HeaderBlockAssembler(4_096, 4);
     private final HpackDecoder decoder = new HpackDecoder(4_096, 4_096);
@@ -63,13 +32,13 @@ final class CoreReceiver {
     private final int streamWindow;
     private final int connectionWindow;
     private final ChunkPool pool;
-    private final StreamTable<Stream> table = new StreamTable<>();
+    private final StreamTable<CoreStream> table = new StreamTable<>();
     private final PeerStreamIds peerIds = new PeerStreamIds();
     private final OwnStreamIds ownIds = new OwnStreamIds(true);
     private final ReceiveWindows receiveWindows;
     private final SendWindows sendWindows = new SendWindows();
     /** Streams the application still holds (removed from the table or not), oldest first. */
-    private final List<Stream> held = new ArrayList<>();
+    private final List<CoreStream> held = new ArrayList<>();
     private Http2Settings peer = Http2Settings.DEFAULTS;
     private boolean prefaceSeen;
     /** Model: the connection send window. */
@@ -132,7 +101,7 @@ final class CoreReceiver {
     /** A stream error: we reset the stream (its unread body is dropped and its credit goes back). */
     void streamError(Http2Exception e) {
         assertThat(e.isConnectionError()).isFalse();
-        Stream stream = table.get(e.streamId());
+        CoreStream stream = table.get(e.streamId());
         if (stream != null) {
             reset(stream, false);
         }
@@ -142,7 +111,7 @@ final class CoreReceiver {
     /** As the server's {@code Http2Streams.dataReceived} and the client's {@code FrameReceiver.onData}. */
     private void data(DataFrame frame) throws Http2Exception {
         int id = frame.streamId();
-        Stream stream = table.get(id);
+        CoreStream stream = table.get(id);
         if (stream == null && !opened(id)) {
             throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "DATA on idle stream " + id);
         }
@@ -196,7 +165,7 @@ final class CoreReceiver {
                 peerIds.resetByUs(id); // refused
                 return;
             }
-            Stream stream = open(id);
+            CoreStream stream = open(id);
             peerIds.opened(id);
             stream.state = stream.state.receivedHeaders(false);
             stream.headSeen = true;
@@ -215,7 +184,7 @@ final class CoreReceiver {
             }
             return;
         }
-        Stream stream = table.get(id);
+        CoreStream stream = table.get(id);
         if (stream == null && peerIds.wasResetByUs(id)) {
             return;
         }
@@ -229,7 +198,7 @@ final class CoreReceiver {
     /** As the client's {@code FrameReceiver.onHeaders}: a response head (interim or final), or trailers. */
     private void responseHeaders(HeadersFrame frame) throws Http2Exception {
         int id = frame.streamId();
-        Stream stream = table.get(id);
+        CoreStream stream = table.get(id);
         if (stream == null && !opened(id)) {
             throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "HEADERS on an unopened stream");
         }
@@ -262,7 +231,7 @@ final class CoreReceiver {
         }
     }
 
-    private void trailers(Stream stream, HeadersFrame frame, Http2FieldCollector fields, boolean fits)
+    private void trailers(CoreStream stream, HeadersFrame frame, Http2FieldCollector fields, boolean fits)
             throws Http2Exception {
         if (stream.reset || stream.remoteEnded()) {
             if (stream.reset && !stream.resetByPeer) {
@@ -278,7 +247,7 @@ final class CoreReceiver {
     }
 
     /** END_STREAM arrived: the declared length is checked, the state moves, a stream done on both ends leaves. */
-    private void remoteEnd(Stream stream) throws Http2Exception {
+    private void remoteEnd(CoreStream stream) throws Http2Exception {
         stream.body.end(stream.id);
         assertThat(stream.body.declaredLength() < 0 || stream.body.received() == stream.body.declaredLength())
                 .as("an ended body matches its content-length").isTrue();
@@ -320,7 +289,7 @@ final class CoreReceiver {
 
     private void windowUpdate(WindowUpdateFrame frame) throws Http2Exception {
         int id = frame.streamId();
-        Stream stream = id == 0 ? null : table.get(id);
+        CoreStream stream = id == 0 ? null : table.get(id);
         if (id != 0 && stream == null) {
             if (!opened(id)) {
                 throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE on idle " + id);
@@ -349,7 +318,7 @@ final class CoreReceiver {
         if (!opened(id)) {
             throw Http2Exception.connectionError(Http2ErrorCode.PROTOCOL_ERROR, "RST_STREAM on idle " + id);
         }
-        Stream stream = table.get(id);
+        CoreStream stream = table.get(id);
         if (stream != null) {
             reset(stream, true);
         }
@@ -361,7 +330,7 @@ final class CoreReceiver {
     }
 
     /** RST_STREAM either way: the unread body is dropped and its credit goes back to the connection. */
-    private void reset(Stream stream, boolean byPeer) {
+    private void reset(CoreStream stream, boolean byPeer) {
         if (stream.reset || stream.state == StreamState.CLOSED) {
             return;
         }
@@ -372,7 +341,7 @@ final class CoreReceiver {
         removeIfDone(stream);
     }
 
-    private void drop(Stream stream) {
+    private void drop(CoreStream stream) {
         long dropped = stream.body.discard(pool);
         stream.taken += (int) dropped;
         receiveWindows.connectionConsumed(dropped);
@@ -380,15 +349,15 @@ final class CoreReceiver {
     }
 
     /** The server keeps a stream until its handler returns; the client forgets it once closed. */
-    private void removeIfDone(Stream stream) {
+    private void removeIfDone(CoreStream stream) {
         if (stream.state == StreamState.CLOSED && (stream.appDone || !server) && table.remove(stream.id)
                 && stream.reset && !stream.resetByPeer) {
             peerIds.resetByUs(stream.id);
         }
     }
 
-    private Stream open(int id) {
-        Stream stream = new Stream(id, receiveWindows.open(id), sendWindows.open(id), peer.initialWindowSize());
+    private CoreStream open(int id) {
+        CoreStream stream = new CoreStream(id, receiveWindows.open(id), sendWindows.open(id), peer.initialWindowSize());
         table.put(id, stream);
         held.add(stream);
         return stream;
@@ -405,7 +374,7 @@ final class CoreReceiver {
     void act(int op, int a, int b) throws Http2Exception {
         if (op == 6 && !server && (a & 1) != 0) {
             if (held.size() < MAX_STREAMS && !ownIds.exhausted()) { // held: closed streams' bodies hold chunks too
-                Stream stream = open(ownIds.next());
+                CoreStream stream = open(ownIds.next());
                 stream.state = stream.state.sentHeaders((b & 1) != 0);
             }
             return;
@@ -413,7 +382,7 @@ final class CoreReceiver {
         if (held.isEmpty()) {
             return;
         }
-        Stream stream = held.get((op == 6 ? b : a) % held.size());
+        CoreStream stream = held.get((op == 6 ? b : a) % held.size());
         switch (op) {
             case 4 -> read(stream, (b + 1) * 32);
             case 5 -> done(stream);
@@ -428,7 +397,7 @@ final class CoreReceiver {
         credited += receiveWindows.takeConnectionUpdate();
     }
 
-    private void read(Stream stream, int len) {
+    private void read(CoreStream stream, int len) {
         byte[] into = new byte[len];
         int n = stream.body.take(into, 0, len, pool);
         byte[] expected = Arrays.copyOfRange(stream.arrived.toByteArray(), stream.taken, stream.taken + n);
@@ -440,7 +409,7 @@ final class CoreReceiver {
         receiveWindows.connectionConsumed(n);
     }
 
-    private void done(Stream stream) {
+    private void done(CoreStream stream) {
         held.remove(stream);
         stream.appDone = true;
         drop(stream);
@@ -450,7 +419,7 @@ final class CoreReceiver {
         removeIfDone(stream);
     }
 
-    private void send(Stream stream, int wanted) {
+    private void send(CoreStream stream, int wanted) {
         if (stream.state == StreamState.IDLE) {
             return;
         }
@@ -474,7 +443,7 @@ final class CoreReceiver {
         assertThat(sendWindows.connectionAvailable()).isEqualTo(Math.max(0, connectionSendWindow));
         assertThat(connectionSendWindow).isLessThanOrEqualTo(Http2Window.MAX_SIZE);
         long buffered = 0;
-        for (Stream stream : held) {
+        for (CoreStream stream : held) {
             assertThat(stream.body.buffered()).as("unread body within the window we granted")
                     .isLessThanOrEqualTo(streamWindow);
             buffered += stream.body.buffered();
@@ -488,10 +457,10 @@ final class CoreReceiver {
 
     /** The connection ends: every stream's unread body is dropped, as both sides do. */
     void dropAll() {
-        for (Stream stream : table.snapshot()) {
+        for (CoreStream stream : table.snapshot()) {
             drop(stream);
         }
-        for (Stream stream : held) {
+        for (CoreStream stream : held) {
             drop(stream);
         }
         table.clear();
