@@ -12,16 +12,21 @@ import java.util.Map;
  *                   the empty name
  */
 public record AuthChallenge(String scheme, Map<String, String> parameters) {
+    /** Copies {@code parameters}, so a challenge never changes after parsing. */
     public AuthChallenge {
         parameters = Map.copyOf(parameters);
     }
 
-    /** The {@code realm} parameter, or null. */
+    /** {@return the {@code realm} parameter, or null} */
     public String realm() {
         return parameters.get("realm");
     }
 
-    /** Whether this is a challenge of {@code scheme}, which is case-insensitive. */
+    /**
+     * {@return whether this is a challenge of {@code scheme}, which is case-insensitive}
+     *
+     * @param scheme an auth scheme such as {@code Basic} or {@code Bearer}
+     */
     public boolean is(String scheme) {
         return this.scheme.equalsIgnoreCase(scheme);
     }

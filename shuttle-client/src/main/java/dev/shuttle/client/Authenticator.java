@@ -17,11 +17,14 @@ import java.io.IOException;
 @FunctionalInterface
 public interface Authenticator {
     /**
+     * Answers a challenge: called with the 401 or 407 response, on the calling thread, before the call goes on.
+     *
      * @param request   the request that was challenged, as the call had it (before network interceptors)
      * @param challenge the 401 or 407, open; its {@link Response#challenges()} say what it asks for. Do not close it:
      *                  the client does, or returns it when this returns null
      * @return {@code request} with credentials ({@code Authorization} for a 401, {@code Proxy-Authorization} for a
      *         407), or null to give up
+     * @throws IOException when answering needs I/O that failed (a token endpoint, say); the call fails with it
      */
     Request authenticate(Request request, Response challenge) throws IOException;
 
@@ -29,6 +32,10 @@ public interface Authenticator {
      * Answers {@code Basic} challenges (RFC 7617) with {@code user} and {@code password}, in UTF-8 when the challenge
      * says {@code charset="UTF-8"}, else ISO-8859-1. Gives up when the challenged request already carried exactly
      * these credentials (they were refused), so a wrong password costs one round trip, not a loop.
+     *
+     * @param user the user name, sent as given
+     * @param password the password, sent as given
+     * @return an authenticator answering Basic challenges only, and giving up on others
      */
     static Authenticator basic(String user, String password) {
         return new BasicAuthenticator(user, password);

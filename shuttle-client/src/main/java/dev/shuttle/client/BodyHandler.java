@@ -17,28 +17,51 @@ import java.util.Objects;
  */
 @FunctionalInterface
 public interface BodyHandler<T> {
+    /**
+     * Reads the body of {@code response}, which is open and is closed by the client afterwards.
+     *
+     * @param response the response, status and headers known, body unread
+     * @return the value the call returns
+     * @throws IOException when reading fails; the call fails with it
+     */
     T read(Response response) throws IOException;
 
-    /** The body as text in its Content-Type's charset (UTF-8 when none), up to the JVM's largest array. */
+    /** {@return the body as text in its Content-Type's charset (UTF-8 when none), up to the JVM's largest array} */
     static BodyHandler<String> ofString() {
         return Response::string;
     }
 
-    /** The body as text, at most {@code maxBytes} of it; a longer body fails the call. */
+    /**
+     * {@return the body as text, at most {@code maxBytes} of it; a longer body fails the call}
+     *
+     * @param maxBytes the most bytes read before the call fails
+     */
     static BodyHandler<String> ofString(int maxBytes) {
         return response -> response.string(maxBytes);
     }
 
+    /**
+     * {@return the body's bytes, up to the largest array a JVM can hold} For servers you do not control, prefer {@link
+     * #ofBytes(int)}.
+     */
     static BodyHandler<byte[]> ofBytes() {
         return Response::bytes;
     }
 
-    /** The body's bytes, at most {@code maxBytes} of them; a longer body fails the call. */
+    /**
+     * {@return the body's bytes, at most {@code maxBytes} of them; a longer body fails the call}
+     *
+     * @param maxBytes the most bytes read before the call fails
+     */
     static BodyHandler<byte[]> ofBytes(int maxBytes) {
         return response -> response.bytes(maxBytes);
     }
 
-    /** Reads the body to its end and throws it away ({@link Response#discard()}): the connection is kept. */
+    /**
+     * Reads the body to its end and throws it away ({@link Response#discard()}): the connection is kept.
+     *
+     * @return a handler whose value is null
+     */
     static BodyHandler<Void> discarding() {
         return response -> {
             response.discard();
@@ -46,7 +69,11 @@ public interface BodyHandler<T> {
         };
     }
 
-    /** The body written to {@code file} (created or replaced); the value is the file. */
+    /**
+     * {@return the body written to {@code file} (created or replaced); the value is the file}
+     *
+     * @param file where the body goes
+     */
     static BodyHandler<Path> ofFile(Path file) {
         Objects.requireNonNull(file, "file");
         return response -> {

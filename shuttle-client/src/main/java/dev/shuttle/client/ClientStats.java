@@ -21,27 +21,43 @@ import java.util.Map;
 public record ClientStats(long requests, long reusedRequests, long retries, long connectionsOpened,
                           long connectionsClosed, Map<DrainOutcome, Long> drains, long bytesDiscarded,
                           long handOffWaits, long handOffDials, Map<Origin, OriginStats> origins) {
+    /** Copies the maps, so a snapshot never changes after it is taken. */
     public ClientStats {
         drains = Map.copyOf(drains);
         origins = Map.copyOf(origins);
     }
 
-    /** Reused attempts over all attempts; 0 before the first request. */
+    /**
+     * Reused attempts over all attempts; 0 before the first request.
+     *
+     * @return a ratio from 0 to 1
+     */
     public double reuseRatio() {
         long attempts = requests + retries;
         return attempts == 0 ? 0 : (double) reusedRequests / attempts;
     }
 
+    /**
+     * {@return how many closed bodies ended with {@code outcome}}
+     *
+     * @param outcome a drain outcome
+     */
     public long drains(DrainOutcome outcome) {
         return drains.getOrDefault(outcome, 0L);
     }
 
-    /** The counters of one origin, or all zeros when the client never talked to it. */
+    /**
+     * {@return the counters of one origin, or all zeros when the client never talked to it}
+     *
+     * @param origin scheme, host and port, as {@link Origin#of} makes them
+     */
     public OriginStats origin(Origin origin) {
         return origins.getOrDefault(origin, OriginStats.EMPTY);
     }
 
     /**
+     * The counters of one origin (scheme, host and port), since the client was built.
+     *
      * @param connectionsOpened connections dialed successfully
      * @param connectionsClosed connections closed
      * @param requests          attempts sent to this origin (retries included)

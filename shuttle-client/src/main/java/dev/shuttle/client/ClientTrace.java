@@ -41,17 +41,26 @@ import java.util.List;
  * the drain's thread when the drain ends, after {@code close()} returned.
  */
 public interface ClientTrace {
+    /** The trace that ignores every event: the default of clients and requests. */
     ClientTrace NONE = new ClientTrace() {
     };
 
     /** Makes the trace of one call, knowing its request; runs on the calling thread before anything is sent. */
     @FunctionalInterface
     interface Factory {
-        /** The trace for the call of {@code request}: a new one, or {@link #NONE} for calls of no interest. */
+        /**
+         * {@return the trace for the call of {@code request}: a new one, or {@link #NONE} for calls of no interest}
+         *
+         * @param request the call's request, as the caller built it
+         */
         ClientTrace create(Request request);
     }
 
-    /** The request asks the pool for a connection to {@code origin}. */
+    /**
+     * The request asks the pool for a connection to {@code origin}.
+     *
+     * @param origin the origin the request goes to
+     */
     default void getConn(Origin origin) {
     }
 
@@ -60,6 +69,8 @@ public interface ClientTrace {
      * a draining connection, dial, dial a spare beside the wait, or wait for a spare already on its way. Fired on the
      * requesting thread before the connection is handed over (not for HTTP/2 origins, nor with a policy without
      * hand-off).
+     *
+     * @param decision what the rule chose, and the estimates it chose by
      */
     default void handOff(HandOffDecision decision) {
     }
@@ -71,29 +82,57 @@ public interface ClientTrace {
      * or this one after {@code hold} (the drain's estimate plus the spare wait, at most {@code readyIn}); a connection
      * it does not take goes to the next request once it could answer. Fired on the dialing thread (HTTP/1.1, default
      * policy).
+     *
+     * @param origin the origin the held connection belongs to
+     * @param hold how long the pool holds the connection back at most
+     * @param readyIn how long until the new connection is expected to answer
      */
     default void dialHeld(Origin origin, Duration hold, Duration readyIn) {
     }
 
-    /** Name resolution of {@code host} begins (skipped for address literals). */
+    /**
+     * Name resolution of {@code host} begins (skipped for address literals).
+     *
+     * @param host the host name to resolve
+     */
     default void dnsStart(String host) {
     }
 
-    /** Name resolution ended; {@code addresses} is empty and {@code error} non-null on failure. */
+    /**
+     * Name resolution ended; {@code addresses} is empty and {@code error} non-null on failure.
+     *
+     * @param host the host name that was resolved
+     * @param addresses its addresses in the order they will be tried; empty on failure
+     * @param error why resolution failed, or null
+     */
     default void dnsDone(String host, List<InetAddress> addresses, IOException error) {
     }
 
-    /** A TCP connect to {@code address} begins. */
+    /**
+     * A TCP connect to {@code address} begins.
+     *
+     * @param origin the origin of the request; through a proxy, {@code address} is the proxy's
+     * @param address the address being connected to
+     */
     default void connectStart(Origin origin, InetSocketAddress address) {
     }
 
-    /** The TCP connect ended; {@code error} is null on success. */
+    /**
+     * The TCP connect ended; {@code error} is null on success.
+     *
+     * @param origin the origin of the request
+     * @param address the address that was tried
+     * @param error why the connect failed, or null
+     */
     default void connectDone(Origin origin, InetSocketAddress address, IOException error) {
     }
 
     /**
      * A {@code CONNECT} tunnel to {@code origin} through {@code proxy} begins: the connection to the proxy is up
      * ({@code connectDone} came for the proxy's address).
+     *
+     * @param origin the origin the tunnel leads to
+     * @param proxy the proxy asked to open it
      */
     default void tunnelStart(Origin origin, Proxy proxy) {
     }
@@ -102,22 +141,39 @@ public interface ClientTrace {
      * The proxy answered the tunnel's {@code CONNECT}: open when {@code error} is null (the TLS handshake with the
      * origin follows), else why not (a 407 answered on a new connection comes as an error, then a new
      * {@code connectStart}).
+     *
+     * @param origin the origin the tunnel leads to
+     * @param proxy the proxy that answered
+     * @param error why the tunnel was not opened, or null
      */
     default void tunnelDone(Origin origin, Proxy proxy, IOException error) {
     }
 
-    /** A TLS handshake with {@code origin} begins (https, on a new connection). */
+    /**
+     * A TLS handshake with {@code origin} begins (https, on a new connection).
+     *
+     * @param origin the origin whose certificate is checked
+     */
     default void tlsHandshakeStart(Origin origin) {
     }
 
     /**
      * The TLS handshake ended: {@code tls} says what it settled (protocol, cipher suite, ALPN, resumed, time), or
      * {@code error} why it failed (then {@code tls} is null).
+     *
+     * @param origin the origin the handshake was with
+     * @param tls what the handshake settled, or null on failure
+     * @param error why it failed, or null
      */
     default void tlsHandshakeDone(Origin origin, TlsInfo tls, IOException error) {
     }
 
-    /** The request has its connection. */
+    /**
+     * The request has its connection.
+     *
+     * @param connection the connection: new or reused ({@link ConnectionInfo#reused()}), HTTP/1.1 or HTTP/2
+     *     ({@link ConnectionInfo#protocol()})
+     */
     default void gotConn(ConnectionInfo connection) {
     }
 
@@ -125,7 +181,11 @@ public interface ClientTrace {
     default void wroteHeaders() {
     }
 
-    /** The whole request was written and flushed; {@code error} is null on success. */
+    /**
+     * The whole request was written and flushed; {@code error} is null on success.
+     *
+     * @param error why writing failed, or null
+     */
     default void wroteRequest(IOException error) {
     }
 
@@ -133,7 +193,11 @@ public interface ClientTrace {
     default void gotFirstResponseByte() {
     }
 
-    /** An attempt on a reused connection failed before any response byte and the request will be sent again. */
+    /**
+     * An attempt on a reused connection failed before any response byte and the request will be sent again.
+     *
+     * @param cause the failure of the attempt that is retried
+     */
     default void retrying(IOException cause) {
     }
 
@@ -142,6 +206,9 @@ public interface ClientTrace {
      * seeing it: a redirect followed, or the request again with credentials for a 401 or 407. The events of
      * {@code next}'s exchange follow, from {@code getConn}; the closed response's {@code bodyClosed} may come before
      * or after this (a background drain).
+     *
+     * @param status the status of the response answered (3xx, 401 or 407)
+     * @param next the request the call sends next
      */
     default void followUp(int status, Request next) {
     }

@@ -19,12 +19,17 @@ import dev.shuttle.wire.HttpVersion;
  */
 public record CompletedResponse<T>(Request request, int status, HttpVersion version, Headers headers,
                                    Headers trailers, ConnectionInfo connection, T body) {
-    /** Whether the status is 2xx. */
+    /** {@return whether the status is 2xx} */
     public boolean isSuccessful() {
         return Statuses.isSuccessful(status);
     }
 
-    /** Shortcut for {@code headers().first(name)}. */
+    /**
+     * Shortcut for {@code headers().first(name)}.
+     *
+     * @param name a field name, case-insensitive
+     * @return the first value of that field, or null when absent
+     */
     public String header(String name) {
         return headers.first(name);
     }

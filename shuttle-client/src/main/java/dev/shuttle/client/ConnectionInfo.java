@@ -26,7 +26,7 @@ import java.time.Duration;
 public record ConnectionInfo(long id, Origin origin, InetSocketAddress localAddress, InetSocketAddress remoteAddress,
                              boolean reused, boolean wasIdle, Duration idleTime, boolean afterDrain,
                              HttpVersion protocol, TlsInfo tls, Proxy proxy) {
-    /** Whether the connection goes through a proxy. */
+    /** {@return whether the connection goes through a proxy} */
     public boolean proxied() {
         return proxy.type() != Proxy.Type.DIRECT;
     }

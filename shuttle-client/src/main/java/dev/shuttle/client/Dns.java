@@ -15,6 +15,9 @@ public interface Dns {
     Dns SYSTEM = host -> List.of(InetAddress.getAllByName(host));
 
     /**
+     * Resolves {@code host} for a new connection, on the requesting thread; it may block.
+     *
+     * @param host a host name (never an address literal: those are not looked up)
      * @return the addresses of {@code host}, in the order to try them; never empty
      * @throws UnknownHostException when it has none
      */

@@ -47,7 +47,9 @@ public enum DrainOutcome {
      */
     RESET_STREAM;
 
-    /** True when the connection survived: it went back to the pool (or to a waiting request), or carries on. */
+    /**
+     * {@return true when the connection survived: it went back to the pool (or to a waiting request), or carries on}
+     */
     public boolean reused() {
         return this == COMPLETE || this == REUSED_INLINE || this == REUSED_ASYNC || this == RESET_STREAM;
     }

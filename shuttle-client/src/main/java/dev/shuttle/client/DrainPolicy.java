@@ -40,6 +40,10 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
     private static final DrainPolicy NONE = new DrainPolicy(0, Duration.ZERO, false, false);
     private static final DrainPolicy DEFAULTS = new DrainPolicy(DEFAULT_MAX_BYTES, DEFAULT_MAX_TIME, true, true);
 
+    /**
+     * Checks the caps: negative caps are refused, and so are the inline path and hand-off with a zero cap, which would
+     * drain nothing.
+     */
     public DrainPolicy {
         Objects.requireNonNull(maxTime, "maxTime");
         if (maxBytes < 0 || maxTime.isNegative()) {
@@ -50,7 +54,11 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
         }
     }
 
-    /** Never drain: closing an unread body closes its connection (Go 1.26 and earlier, Jetty, the JDK client). */
+    /**
+     * Never drain: closing an unread body closes its connection (Go 1.26 and earlier, Jetty, the JDK client).
+     *
+     * @return the policy that never drains
+     */
     public static DrainPolicy none() {
         return NONE;
     }
@@ -58,6 +66,10 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
     /**
      * Go 1.27's behaviour: a background drain capped at {@code maxBytes} and {@code maxTime}, no inline path and no
      * waiting for a draining connection (a request that dials still takes the drained connection if it is first).
+     *
+     * @param maxBytes the most bytes a background drain reads before it gives the connection up
+     * @param maxTime the longest a background drain runs before it gives the connection up
+     * @return a policy with Go 1.27's rules and these caps
      */
     public static DrainPolicy bounded(long maxBytes, Duration maxTime) {
         if (maxBytes <= 0 || maxTime.isZero() || maxTime.isNegative()) {
@@ -66,12 +78,16 @@ public record DrainPolicy(long maxBytes, Duration maxTime, boolean inline, boole
         return new DrainPolicy(maxBytes, maxTime, false, false);
     }
 
-    /** Shuttle's default: inline, then background drain within 256 KiB and 50 ms, with hand-off. */
+    /**
+     * Shuttle's default: inline, then background drain within 256 KiB and 50 ms, with hand-off.
+     *
+     * @return Shuttle's default policy
+     */
     public static DrainPolicy defaults() {
         return DEFAULTS;
     }
 
-    /** True unless this is {@link #none()}-like: some bytes may be drained. */
+    /** {@return true unless this is {@link #none()}-like: some bytes may be drained} */
     public boolean drains() {
         return maxBytes > 0 && !maxTime.isZero();
     }

@@ -24,6 +24,7 @@ public final class FormBody implements BodyPublisher {
         this.encoded = encoded;
     }
 
+    /** {@return an empty form builder} */
     public static Builder builder() {
         return new Builder();
     }
@@ -61,6 +62,13 @@ public final class FormBody implements BodyPublisher {
         private Builder() {
         }
 
+        /**
+         * Adds a field; a name may repeat.
+         *
+         * @param name the field name, not yet encoded
+         * @param value the field value, not yet encoded
+         * @return this builder
+         */
         public Builder add(String name, String value) {
             if (!form.isEmpty()) {
                 form.append('&');
@@ -70,6 +78,7 @@ public final class FormBody implements BodyPublisher {
             return this;
         }
 
+        /** {@return the form body, encoded now} */
         public FormBody build() {
             return new FormBody(form.toString().getBytes(StandardCharsets.US_ASCII));
         }

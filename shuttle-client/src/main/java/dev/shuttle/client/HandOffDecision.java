@@ -36,12 +36,13 @@ public record HandOffDecision(Kind kind, Duration expectedDrain, Duration dialCo
         WAIT_FOR_SPARE
     }
 
+    /** Checks that the kind and the reason are given. */
     public HandOffDecision {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");
     }
 
-    /** True when the request started a dial of its own (at once, or after a short wait for a first drain). */
+    /** {@return true when the request started a dial of its own (at once, or after a short wait for a first drain)} */
     public boolean dials() {
         return kind == Kind.DIAL || kind == Kind.WAIT_FOR_DRAIN_AND_DIAL_SPARE || kind == Kind.WAIT_FOR_DRAIN_THEN_DIAL;
     }

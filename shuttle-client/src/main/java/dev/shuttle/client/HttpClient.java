@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
-import javax.net.ssl.SSLContext;
 
 /**
  * An HTTP/1.1 and HTTP/2 client, plaintext and TLS, with a connection pool. {@code https} offers HTTP/2 in ALPN and
@@ -49,11 +48,12 @@ public final class HttpClient implements AutoCloseable {
         this.leakGuard = Leaks.register(this, core.leakAction());
     }
 
-    /** A client with every default. */
+    /** {@return a client with every default} */
     public static HttpClient create() {
         return builder().build();
     }
 
+    /** {@return a builder with every default} */
     public static Builder builder() {
         return new Builder();
     }
@@ -63,6 +63,8 @@ public final class HttpClient implements AutoCloseable {
      * which must be closed. An idempotent request that fails on a reused connection before any response byte arrived
      * is sent once more on a new connection (see {@link Request#isIdempotent()}).
      *
+     * @param request the request; its body is sent as the request is written
+     * @return the open response: read its body or not, then close it
      * @throws HttpTimeoutException     when a configured timeout expires
      * @throws InterruptedIOException   when the calling thread is interrupted (the connection is closed, not pooled)
      * @throws IOException              on connection failures and malformed responses
@@ -81,6 +83,10 @@ public final class HttpClient implements AutoCloseable {
      * if (page.isSuccessful()) { use(page.body()); }
      * }</pre>
      *
+     * @param <T> what the body becomes
+     * @param request the request
+     * @param handler reads the body into the value
+     * @return status, headers and the handler's value; the response is already closed
      * @throws IOException as {@link #send(Request)}, and whatever the handler throws (the response is closed)
      */
     public <T> CompletedResponse<T> send(Request request, BodyHandler<T> handler) throws IOException {
@@ -95,6 +101,9 @@ public final class HttpClient implements AutoCloseable {
      * Runs {@link #send(Request)} on a new virtual thread. Cancelling the future interrupts that thread, which closes
      * the connection of an exchange in progress; a response that arrives after cancellation is closed. The response
      * must be closed: {@link #sendAsync(Request, BodyHandler)} returns one that needs no closing.
+     *
+     * @param request the request
+     * @return the future response; the caller closes it
      */
     public CompletableFuture<Response> sendAsync(Request request) {
         Objects.requireNonNull(request, "request");
@@ -109,6 +118,11 @@ public final class HttpClient implements AutoCloseable {
      * <pre>{@code
      * client.sendAsync(Request.get(uri), BodyHandler.ofString()).thenAccept(page -> use(page.body()));
      * }</pre>
+     *
+     * @param <T> what the body becomes
+     * @param request the request
+     * @param handler reads the body into the value, on the call's virtual thread
+     * @return the future completed response
      */
     public <T> CompletableFuture<CompletedResponse<T>> sendAsync(Request request, BodyHandler<T> handler) {
         Objects.requireNonNull(request, "request");
@@ -117,7 +131,7 @@ public final class HttpClient implements AutoCloseable {
         });
     }
 
-    /** A snapshot of this client's counters. */
+    /** {@return a snapshot of this client's counters} */
     public ClientStats stats() {
         return core.stats();
     }
@@ -142,7 +156,7 @@ public final class HttpClient implements AutoCloseable {
      * let a call hang forever on a silent server: connect, read and write are bounded by 10 s each, as OkHttp's are.
      * Switch one off with {@link #NO_TIMEOUT} (for long polls and server-sent events, the read timeout).
      */
-    public static final class Builder {
+    public static final class Builder extends TlsAndHttp2Options {
         /** OkHttp's connect, read and write default: a value a decade of Android and JVM use found workable. */
         private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -159,13 +173,6 @@ public final class HttpClient implements AutoCloseable {
         private ResponseLimits limits = ResponseLimits.defaults();
         private String userAgent = "shuttle/0.1";
         private LongSupplier nanoClock = System::nanoTime;
-        private SSLContext sslContext;
-        private boolean hostnameVerification = true;
-        private Duration tlsHandshakeTimeout = Duration.ofSeconds(10);
-        private boolean http2 = true;
-        private boolean http2PriorKnowledge;
-        private Duration http2PingInterval = Duration.ofSeconds(30);
-        private Duration expectContinueTimeout = Duration.ofSeconds(1);
         private RedirectPolicy redirectPolicy = RedirectPolicy.defaults();
         private boolean compression = true;
         private CookieHandler cookieHandler;
@@ -183,6 +190,9 @@ public final class HttpClient implements AutoCloseable {
          * Default 10 s, as OkHttp: long enough for a slow handshake across the world, short enough that a dead
          * host fails while the caller still cares. {@link #NO_TIMEOUT} (or null) means none (the OS's own connect
          * timeout).
+         *
+         * @param timeout the connect timeout
+         * @return this builder
          */
         public Builder connectTimeout(Duration timeout) {
             this.connectTimeout = checkTimeout(timeout);
@@ -194,6 +204,9 @@ public final class HttpClient implements AutoCloseable {
          * none, as Go's {@code ResponseHeaderTimeout}: how long a server may think is the caller's knowledge, not the
          * library's. The read timeout still bounds each silence while the head arrives, so a server that accepts
          * and never answers fails after it (10 s by default).
+         *
+         * @param timeout the response-header timeout
+         * @return this builder
          */
         public Builder responseHeaderTimeout(Duration timeout) {
             this.responseHeaderTimeout = checkTimeout(timeout);
@@ -205,6 +218,9 @@ public final class HttpClient implements AutoCloseable {
          * one, a server that accepts and never answers, or stalls mid-body, blocks the caller forever (Go and the
          * JDK have none, and their users learn it in production). Long polls and server-sent events, whose server
          * may stay silent for longer, pass {@link #NO_TIMEOUT}.
+         *
+         * @param timeout the read timeout
+         * @return this builder
          */
         public Builder readTimeout(Duration timeout) {
             this.readTimeout = checkTimeout(timeout);
@@ -218,6 +234,9 @@ public final class HttpClient implements AutoCloseable {
          * blocked that long fails the call and closes the connection. HTTP/2: an upload granted no flow-control window
          * for that long fails with its stream reset, and the connection serves the others; a socket write blocked
          * that long (the server reads nothing) fails the connection with every stream on it.
+         *
+         * @param timeout the write timeout
+         * @return this builder
          */
         public Builder writeTimeout(Duration timeout) {
             this.writeTimeout = checkTimeout(timeout);
@@ -228,19 +247,32 @@ public final class HttpClient implements AutoCloseable {
          * Whole-call limit, from {@code send} to the body's end, including waiting for a connection and retries.
          * Default none (the connect, read and write timeouts bound every wait; a whole-call bound depends on what
          * the call is); a request's own {@link Request.Builder#timeout} overrides it.
+         *
+         * @param timeout the whole-call timeout; {@link #NO_TIMEOUT} or null for none
+         * @return this builder
          */
         public Builder callTimeout(Duration timeout) {
             this.callTimeout = checkTimeout(timeout);
             return this;
         }
 
-        /** Default {@link PoolConfig#defaults()}. */
+        /**
+         * Default {@link PoolConfig#defaults()}.
+         *
+         * @param pool the idle-connection limits and idle timeout
+         * @return this builder
+         */
         public Builder pool(PoolConfig pool) {
             this.pool = Objects.requireNonNull(pool, "pool");
             return this;
         }
 
-        /** Default {@link DrainPolicy#defaults()}: inline, background drain within 256 KiB and 50 ms, hand-off. */
+        /**
+         * Default {@link DrainPolicy#defaults()}: inline, background drain within 256 KiB and 50 ms, hand-off.
+         *
+         * @param drainPolicy what closing an unread body does with the rest and the connection
+         * @return this builder
+         */
         public Builder drainPolicy(DrainPolicy drainPolicy) {
             this.drainPolicy = Objects.requireNonNull(drainPolicy, "drainPolicy");
             return this;
@@ -249,13 +281,21 @@ public final class HttpClient implements AutoCloseable {
         /**
          * Default true. False sends {@code Connection: close} and never reuses a connection (Go's
          * {@code DisableKeepAlives}): one connection per request, closed with its response.
+         *
+         * @param keepAlive whether connections are reused
+         * @return this builder
          */
         public Builder keepAlive(boolean keepAlive) {
             this.keepAlive = keepAlive;
             return this;
         }
 
-        /** A trace receiving every request's events, in addition to each request's own. Default none. */
+        /**
+         * A trace receiving every request's events, in addition to each request's own. Default none.
+         *
+         * @param trace receives the events of every call; it must be safe for concurrent calls
+         * @return this builder
+         */
         public Builder trace(ClientTrace trace) {
             this.trace = Objects.requireNonNull(trace, "trace");
             return this;
@@ -264,6 +304,9 @@ public final class HttpClient implements AutoCloseable {
         /**
          * Makes a trace for every call, from its request, so that each event is known to belong to that call (a
          * shared {@link #trace} sees concurrent calls' events interleaved). Default none.
+         *
+         * @param factory makes each call's trace; null for none
+         * @return this builder
          */
         public Builder traceFactory(ClientTrace.Factory factory) {
             this.traceFactory = Objects.requireNonNull(factory, "factory");
@@ -274,6 +317,9 @@ public final class HttpClient implements AutoCloseable {
          * Adds an application interceptor: around the whole call, seeing the caller's request and the final response
          * once (see {@link Interceptor}). Runs in the order added, before the client's own redirects,
          * authentication, cookies and decompression. Default none.
+         *
+         * @param interceptor the interceptor, appended after those added before
+         * @return this builder
          */
         public Builder addInterceptor(Interceptor interceptor) {
             interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -283,6 +329,9 @@ public final class HttpClient implements AutoCloseable {
         /**
          * Adds a network interceptor: around each exchange on a connection, seeing every redirect hop and retry with
          * its connection, the request as sent and the response as received (see {@link Interceptor}). Default none.
+         *
+         * @param interceptor the interceptor, appended after those added before
+         * @return this builder
          */
         public Builder addNetworkInterceptor(Interceptor interceptor) {
             networkInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
@@ -292,6 +341,9 @@ public final class HttpClient implements AutoCloseable {
         /**
          * Which redirects are followed within a call. Default {@link RedirectPolicy#defaults()}: up to 10, never from
          * https to http, as Go and OkHttp follow by default (the JDK client does not: {@link RedirectPolicy#none()}).
+         *
+         * @param policy the redirect rules
+         * @return this builder
          */
         public Builder redirectPolicy(RedirectPolicy policy) {
             this.redirectPolicy = Objects.requireNonNull(policy, "policy");
@@ -305,6 +357,9 @@ public final class HttpClient implements AutoCloseable {
          * body unread drains its compressed bytes as any other's. A request that names its own
          * {@code Accept-Encoding} (or sends {@code Range}, or is a HEAD) gets the response as it came. Decoded bodies
          * are bounded by {@link ResponseLimits} against decompression bombs. False sends no {@code Accept-Encoding}.
+         *
+         * @param compression whether the client asks for and decodes compressed bodies
+         * @return this builder
          */
         public Builder compression(boolean compression) {
             this.compression = compression;
@@ -316,6 +371,9 @@ public final class HttpClient implements AutoCloseable {
          * set them, as browsers do. Every exchange (redirect hops too) sends the handler's cookies for its URI and
          * stores its {@code Set-Cookie} fields. Default none, as OkHttp, Go and the JDK client: a client that keeps
          * state across calls should say so.
+         *
+         * @param handler the cookie store; null for none
+         * @return this builder
          */
         public Builder cookieHandler(CookieHandler handler) {
             this.cookieHandler = Objects.requireNonNull(handler, "handler");
@@ -325,6 +383,9 @@ public final class HttpClient implements AutoCloseable {
         /**
          * Answers servers' 401 challenges, for the origin a call was made to ({@link Authenticator#basic} for Basic).
          * Default none: a 401 is returned to the caller.
+         *
+         * @param authenticator answers 401s; null for none
+         * @return this builder
          */
         public Builder authenticator(Authenticator authenticator) {
             this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
@@ -338,6 +399,9 @@ public final class HttpClient implements AutoCloseable {
          * loopback, never proxied) every request goes direct at no cost. {@link Proxies#none()} ignores the
          * environment; {@code ProxySelector.getDefault()} follows the JDK's {@code http.proxyHost} properties.
          * Connections are pooled per proxy and origin, so a CONNECT tunnel is reused like any connection.
+         *
+         * @param selector chooses each request's proxy; {@link Proxies#none()} for none
+         * @return this builder
          */
         public Builder proxy(ProxySelector selector) {
             this.proxySelector = Objects.requireNonNull(selector, "selector");
@@ -350,6 +414,9 @@ public final class HttpClient implements AutoCloseable {
          * family are tried first and the others 300 ms later in parallel (RFC 8305, with Go's delay), the first
          * connection winning, so a host whose IPv6 route is broken costs 300 ms, not a connect timeout. The address
          * used is in the trace ({@code connectDone}) and in {@link ConnectionInfo#remoteAddress()}.
+         *
+         * @param dns the resolver
+         * @return this builder
          */
         public Builder dns(Dns dns) {
             this.dns = Objects.requireNonNull(dns, "dns");
@@ -359,94 +426,32 @@ public final class HttpClient implements AutoCloseable {
         /**
          * Answers proxies' 407 challenges, for plain http through a proxy and for CONNECT tunnels. Default none: a
          * proxy URL with user info ({@code http://user:pass@proxy:3128}) still sends its Basic credentials up front.
+         *
+         * @param authenticator answers 407s; null for none
+         * @return this builder
          */
         public Builder proxyAuthenticator(Authenticator authenticator) {
             this.proxyAuthenticator = Objects.requireNonNull(authenticator, "authenticator");
             return this;
         }
 
-        /** Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}. */
+        /**
+         * Bounds on a response's head and trailers. Default {@link ResponseLimits#defaults()}.
+         *
+         * @param limits the head, trailer and decompression bounds
+         * @return this builder
+         */
         public Builder responseLimits(ResponseLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 
         /**
-         * The TLS context for {@code https} (trust anchors, client certificates, session cache). Default the JDK's
-         * {@code SSLContext.getDefault()}: the JDK's trust store. Sessions resume through this context's cache, so
-         * share one context between clients that talk to the same servers.
+         * Default {@code shuttle/0.1}; a request's own {@code User-Agent} header wins; null sends none.
+         *
+         * @param userAgent the default {@code User-Agent}; null for none
+         * @return this builder
          */
-        public Builder sslContext(SSLContext sslContext) {
-            this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
-            return this;
-        }
-
-        /**
-         * Default true: the server's certificate must name the host of the URL (RFC 2818/6125 rules). False accepts
-         * a certificate for any name (it must still chain to a trusted anchor): for tests only.
-         */
-        public Builder hostnameVerification(boolean verify) {
-            this.hostnameVerification = verify;
-            return this;
-        }
-
-        /**
-         * Default 10 s, as Go's {@code TLSHandshakeTimeout}: a handshake is two round trips; longer means the server
-         * is stuck, and a new connection is not worth waiting for. {@link #NO_TIMEOUT} (or null) means none (the call
-         * timeout still applies).
-         */
-        public Builder tlsHandshakeTimeout(Duration timeout) {
-            this.tlsHandshakeTimeout = checkTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * Default true: {@code https} connections offer {@code h2} and {@code http/1.1} in ALPN, and a server that
-         * picks {@code h2} gets one multiplexed connection per origin (another when its stream limit is reached).
-         * False offers only {@code http/1.1}. HTTP/2 needs keep-alive: with {@link #keepAlive(boolean) keepAlive(false)}
-         * only HTTP/1.1 is offered.
-         */
-        public Builder http2(boolean enabled) {
-            this.http2 = enabled;
-            return this;
-        }
-
-        /**
-         * Default false. True speaks HTTP/2 to every {@code http} origin from the first byte (h2c with prior
-         * knowledge, RFC 9113 section 3.3), without the HTTP/1.1 Upgrade dance: for servers known to accept it, such
-         * as service meshes and gRPC backends. A server that does not speak it fails the request. Applies to the
-         * whole client: a per-request switch would need separate pools for the same origin.
-         */
-        public Builder http2PriorKnowledge(boolean priorKnowledge) {
-            this.http2PriorKnowledge = priorKnowledge;
-            return this;
-        }
-
-        /**
-         * Default 30 s: an HTTP/2 connection from which nothing arrived for this long sends a PING, and is closed if
-         * the answer does not come within min(interval, 10 s). An idle connection is woken from the watcher for it
-         * (a virtual thread for the round trip, then it parks again), so dead peers and dropped NAT mappings are
-         * found before a request is sent on them. Go's {@code ReadIdleTimeout} and OkHttp's {@code pingInterval}
-         * are off by default; a few bytes per idle connection every 30 s is cheap next to a failed request.
-         * {@link #NO_TIMEOUT} (or null) disables it.
-         */
-        public Builder http2PingInterval(Duration interval) {
-            this.http2PingInterval = checkTimeout(interval);
-            return this;
-        }
-
-        /**
-         * How long a request sent with {@code Expect: 100-continue} ({@link Request.Builder#expectContinue}) waits for
-         * the server's {@code 100 Continue} or final answer before sending its body anyway: servers that ignore the
-         * expectation must not stall the upload. Default 1 s, as Go's {@code DefaultTransport}: a round trip to
-         * anywhere, with room. {@link #NO_TIMEOUT} waits for the answer however long it takes.
-         */
-        public Builder expectContinueTimeout(Duration timeout) {
-            this.expectContinueTimeout = checkTimeout(timeout);
-            return this;
-        }
-
-        /** Default {@code shuttle/0.1}; a request's own {@code User-Agent} header wins; null sends none. */
         public Builder userAgent(String userAgent) {
             this.userAgent = userAgent;
             return this;
@@ -462,6 +467,9 @@ public final class HttpClient implements AutoCloseable {
         }
 
         /**
+         * Builds the client; the builder may be used again for another one.
+         *
+         * @return a new client with its own, empty pool
          * @throws IllegalStateException for prior knowledge without keep-alive (HTTP/2 has no per-request
          *                               connections)
          */
@@ -477,12 +485,5 @@ public final class HttpClient implements AutoCloseable {
                     proxySelector != null ? proxySelector : Proxies.fromEnvironment(), dns));
         }
 
-        /** Internally "none" is null: {@link #NO_TIMEOUT} (zero) and null both become it. */
-        private static Duration checkTimeout(Duration timeout) {
-            if (timeout != null && timeout.isNegative()) {
-                throw new IllegalArgumentException("timeout must be positive, or NO_TIMEOUT for none: " + timeout);
-            }
-            return timeout == null || timeout.isZero() ? null : timeout;
-        }
     }
 }

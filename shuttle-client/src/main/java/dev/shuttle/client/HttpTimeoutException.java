@@ -26,13 +26,21 @@ public final class HttpTimeoutException extends SocketTimeoutException {
         CALL
     }
 
+    /** Which limit expired. */
     private final Kind kind;
 
+    /**
+     * A timeout of {@code kind}.
+     *
+     * @param kind which limit expired
+     * @param message what timed out, naming the call
+     */
     public HttpTimeoutException(Kind kind, String message) {
         super(message);
         this.kind = kind;
     }
 
+    /** {@return which limit expired} */
     public Kind kind() {
         return kind;
     }

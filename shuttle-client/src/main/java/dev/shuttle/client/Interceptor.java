@@ -25,17 +25,31 @@ import java.io.IOException;
  */
 @FunctionalInterface
 public interface Interceptor {
+    /**
+     * Handles one call (an application interceptor) or one exchange (a network interceptor): usually changes the
+     * request, calls {@link Chain#proceed}, and returns or changes the response.
+     *
+     * @param chain the request and the rest of the chain
+     * @return the response, open; the caller closes it
+     * @throws IOException when the exchange fails, or to fail the call
+     */
     Response intercept(Chain chain) throws IOException;
 
     /** The rest of the call, from one interceptor's point of view. */
     interface Chain {
-        /** The request as it reached this interceptor. */
+        /** {@return the request as it reached this interceptor} */
         Request request();
 
-        /** Hands {@code request} to the next interceptor (or the exchange) and returns its response. */
+        /**
+         * Hands {@code request} to the next interceptor (or the exchange) and returns its response.
+         *
+         * @param request the request to send, this one's or a changed copy
+         * @return the response from further down the chain
+         * @throws IOException when the exchange fails
+         */
         Response proceed(Request request) throws IOException;
 
-        /** The connection this exchange goes over, for a network interceptor; null for an application one. */
+        /** {@return the connection this exchange goes over, for a network interceptor; null for an application one} */
         ConnectionInfo connection();
     }
 }

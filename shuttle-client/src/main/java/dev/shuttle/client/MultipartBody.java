@@ -47,11 +47,12 @@ public final class MultipartBody implements BodyPublisher {
         this.length = total < 0 ? -1 : total + DASHES.length + boundary.length() + DASHES.length + CRLF.length;
     }
 
+    /** {@return a builder of a {@code multipart/form-data} body} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The boundary between parts. */
+    /** {@return the boundary between parts} */
     public String boundary() {
         return boundary;
     }
@@ -105,7 +106,13 @@ public final class MultipartBody implements BodyPublisher {
         private Builder() {
         }
 
-        /** A text field, sent in UTF-8. */
+        /**
+         * A text field, sent in UTF-8.
+         *
+         * @param name the field name
+         * @param value the field's text
+         * @return this builder
+         */
         public Builder field(String name, String value) {
             return part(name, null, null, BodyPublisher.ofString(Objects.requireNonNull(value, "value")));
         }
@@ -113,6 +120,10 @@ public final class MultipartBody implements BodyPublisher {
         /**
          * A file, streamed from {@code file} when the request is written, named by its file name, with the media
          * type the platform guesses for it ({@code Files.probeContentType}), else {@code application/octet-stream}.
+         *
+         * @param name the field name
+         * @param file the file to send
+         * @return this builder
          */
         public Builder file(String name, Path file) {
             String type;
@@ -124,7 +135,14 @@ public final class MultipartBody implements BodyPublisher {
             return file(name, file, type == null ? "application/octet-stream" : type);
         }
 
-        /** A file of {@code contentType}, streamed from {@code file}. */
+        /**
+         * A file of {@code contentType}, streamed from {@code file}.
+         *
+         * @param name the field name
+         * @param file the file to send
+         * @param contentType the part's {@code Content-Type}
+         * @return this builder
+         */
         public Builder file(String name, Path file, String contentType) {
             Path fileName = file.getFileName();
             return part(name, fileName == null ? "file" : fileName.toString(), contentType,
@@ -134,6 +152,12 @@ public final class MultipartBody implements BodyPublisher {
         /**
          * Any part: {@code filename} and {@code contentType} may be null (a field), {@code body} any publisher (its
          * own content type is used when {@code contentType} is null).
+         *
+         * @param name the field name
+         * @param filename the file name sent in {@code Content-Disposition}, or null
+         * @param contentType the part's {@code Content-Type}, or null
+         * @param body the part's content
+         * @return this builder
          */
         public Builder part(String name, String filename, String contentType, BodyPublisher body) {
             Objects.requireNonNull(name, "name");
@@ -154,7 +178,12 @@ public final class MultipartBody implements BodyPublisher {
             return this;
         }
 
-        /** The boundary (1 to 70 characters of RFC 2046's set). Default: random, 30 characters. */
+        /**
+         * The boundary (1 to 70 characters of RFC 2046's set). Default: random, 30 characters.
+         *
+         * @param boundary the boundary, without the leading dashes
+         * @return this builder
+         */
         public Builder boundary(String boundary) {
             if (boundary.isEmpty() || boundary.length() > 70 || !boundary.matches("[0-9A-Za-z'()+_,./:=?-]+")) {
                 throw new IllegalArgumentException("invalid multipart boundary: " + boundary);
@@ -163,6 +192,7 @@ public final class MultipartBody implements BodyPublisher {
             return this;
         }
 
+        /** {@return the body, with its boundary in the content type; files are read when the request is written} */
         public MultipartBody build() {
             return new MultipartBody(boundary != null ? boundary : randomBoundary(), parts);
         }

@@ -13,6 +13,10 @@ import java.util.Objects;
  * @param port   the port, the scheme's default filled in
  */
 public record Origin(String scheme, String host, int port) {
+    /**
+     * Lower-cases the scheme and host and drops an IPv6 literal's brackets, so equal origins compare equal; refuses an
+     * empty host and a port outside 1..65535.
+     */
     public Origin {
         Objects.requireNonNull(scheme, "scheme");
         Objects.requireNonNull(host, "host");
@@ -29,7 +33,11 @@ public record Origin(String scheme, String host, int port) {
         }
     }
 
-    /** The origin of an absolute {@code http} or {@code https} URI. */
+    /**
+     * {@return the origin of an absolute {@code http} or {@code https} URI}
+     *
+     * @param uri an absolute URI; its default port is filled in
+     */
     public static Origin of(URI uri) {
         String scheme = uri.getScheme();
         if (scheme == null || uri.getHost() == null) {
@@ -47,12 +55,12 @@ public record Origin(String scheme, String host, int port) {
         return scheme.equals("https") ? 443 : 80;
     }
 
-    /** Whether connections to this origin use TLS. */
+    /** {@return whether connections to this origin use TLS} */
     public boolean isSecure() {
         return scheme.equals("https");
     }
 
-    /** The Host header value: the port only when it is not the scheme's default, IPv6 literals in brackets. */
+    /** {@return the Host header value: the port only when it is not the scheme's default, IPv6 literals in brackets} */
     public String authority() {
         String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
         return port == defaultPort(scheme) ? h : h + ":" + port;

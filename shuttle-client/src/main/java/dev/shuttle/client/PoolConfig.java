@@ -17,6 +17,10 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
     /** {@link #maxIdlePerHost()} value for "size from the recent peak concurrency". */
     public static final int ADAPTIVE = -1;
 
+    /**
+     * Checks the limits: {@code maxIdlePerHost} is {@link #ADAPTIVE} or more, {@code maxIdleTotal} 0 or more, {@code
+     * maxConnsPerHost} more than 0, and {@code idleTimeout} positive.
+     */
     public PoolConfig {
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         if (maxIdlePerHost < ADAPTIVE || maxIdleTotal < 0 || maxConnsPerHost <= 0) {
@@ -28,14 +32,20 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
         }
     }
 
+    /**
+     * {@return the default pool: adaptive idle connections per origin, 256 idle in all, no connection limit, 90 s idle
+     * timeout}
+     */
     public static PoolConfig defaults() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return whether idle connections per origin follow the recent peak ({@link #ADAPTIVE})} */
     public boolean adaptiveIdle() {
         return maxIdlePerHost == ADAPTIVE;
     }
@@ -55,6 +65,9 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
          * A fixed number (Go's default is 2) makes every burst wider than it re-dial the difference (seed 003: 28
          * new connections per burst of 30); the peak decays over the idle timeout, so a quiet origin drops to zero.
          * 0 disables idle pooling for every origin.
+         *
+         * @param maxIdlePerHost idle connections kept per origin, or {@link PoolConfig#ADAPTIVE}
+         * @return this builder
          */
         public Builder maxIdlePerHost(int maxIdlePerHost) {
             this.maxIdlePerHost = maxIdlePerHost;
@@ -64,6 +77,9 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
         /**
          * Default 256: an idle connection costs a socket and a few hundred bytes here (no thread, no buffer), but a
          * file descriptor and memory at the server; 256 covers wide bursts to a handful of origins.
+         *
+         * @param maxIdleTotal idle connections kept in all
+         * @return this builder
          */
         public Builder maxIdleTotal(int maxIdleTotal) {
             this.maxIdleTotal = maxIdleTotal;
@@ -74,6 +90,9 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
          * Default unlimited, as in Go and the JDK: a limit makes callers queue, which surprises more often than it
          * protects. Set it to shield a fragile server; waiting requests are served in FIFO order and take the first
          * connection that frees up.
+         *
+         * @param maxConnsPerHost connections per origin, idle, active, dialing and draining; more than 0
+         * @return this builder
          */
         public Builder maxConnsPerHost(int maxConnsPerHost) {
             this.maxConnsPerHost = maxConnsPerHost;
@@ -83,12 +102,16 @@ public record PoolConfig(int maxIdlePerHost, int maxIdleTotal, int maxConnsPerHo
         /**
          * Default 90 s, as Go's DefaultTransport: longer than most servers' keep-alive would risk reusing connections
          * the server is closing (the retry rule covers that race), shorter wastes dials between bursts.
+         *
+         * @param idleTimeout how long an idle connection is kept
+         * @return this builder
          */
         public Builder idleTimeout(Duration idleTimeout) {
             this.idleTimeout = idleTimeout;
             return this;
         }
 
+        /** {@return the configuration} */
         public PoolConfig build() {
             return new PoolConfig(maxIdlePerHost, maxIdleTotal, maxConnsPerHost, idleTimeout);
         }

@@ -30,31 +30,44 @@ public final class RedirectPolicy {
         this.check = builder.check;
     }
 
-    /** Follows up to 10 redirects, never from https to http: Go's limit, the JDK's {@code NORMAL}. */
+    /**
+     * Follows up to 10 redirects, never from https to http: Go's limit, the JDK's {@code NORMAL}.
+     *
+     * @return the default policy
+     */
     public static RedirectPolicy defaults() {
         return DEFAULTS;
     }
 
-    /** Follows none: every 3xx is returned to the caller (the JDK client's default, curl without {@code -L}). */
+    /**
+     * Follows none: every 3xx is returned to the caller (the JDK client's default, curl without {@code -L}).
+     *
+     * @return the policy that follows no redirect
+     */
     public static RedirectPolicy none() {
         return NONE;
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Redirects followed at most in one call; one more fails the call. 0: none is followed. */
+    /**
+     * Redirects followed at most in one call; one more fails the call. 0: none is followed.
+     *
+     * @return the limit, 0 or more
+     */
     public int maxRedirects() {
         return maxRedirects;
     }
 
-    /** Whether a redirect from https to http is followed (else returned). */
+    /** {@return whether a redirect from https to http is followed (else returned)} */
     public boolean httpsToHttp() {
         return httpsToHttp;
     }
 
-    /** The caller's own check, run for each redirect the rules would follow; null when none. */
+    /** {@return the caller's own check, run for each redirect the rules would follow; null when none} */
     public Check check() {
         return check;
     }
@@ -66,6 +79,8 @@ public final class RedirectPolicy {
     @FunctionalInterface
     public interface Check {
         /**
+         * Decides whether the client follows a redirect its rules would follow.
+         *
          * @param next the request the redirect leads to
          * @param via  the requests sent so far in this call, oldest first
          * @return true to follow; false to return the redirect response to the caller
@@ -86,6 +101,9 @@ public final class RedirectPolicy {
         /**
          * Default 10, as Go ("stopped after 10 redirects"); OkHttp allows 20 follow-ups, browsers about 20. A longer
          * chain is a loop or a misconfiguration more often than a site. 0 follows none.
+         *
+         * @param maxRedirects the most redirects one call follows
+         * @return this builder
          */
         public Builder maxRedirects(int maxRedirects) {
             if (maxRedirects < 0) {
@@ -98,18 +116,27 @@ public final class RedirectPolicy {
         /**
          * Default false, as the JDK client's {@code NORMAL} and browsers' mixed-content rule: a response fetched
          * over TLS should not send the caller to plaintext behind its back. True follows them (Go, OkHttp).
+         *
+         * @param follow whether https-to-http redirects are followed
+         * @return this builder
          */
         public Builder httpsToHttp(boolean follow) {
             this.httpsToHttp = follow;
             return this;
         }
 
-        /** A check run for each redirect about to be followed. Default none. */
+        /**
+         * A check run for each redirect about to be followed. Default none.
+         *
+         * @param check the check; null for none
+         * @return this builder
+         */
         public Builder check(Check check) {
             this.check = Objects.requireNonNull(check, "check");
             return this;
         }
 
+        /** {@return the policy} */
         public RedirectPolicy build() {
             return new RedirectPolicy(this);
         }

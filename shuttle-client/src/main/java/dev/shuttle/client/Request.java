@@ -43,47 +43,71 @@ public final class Request {
         this.expectContinue = builder.expectContinue;
     }
 
+    /**
+     * {@return a builder of a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI
+     */
     public static Builder newBuilder(URI uri) {
         return new Builder(uri);
     }
 
+    /**
+     * {@return a builder of a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI; see {@link Builder#uri(URI)} for characters beyond ASCII
+     */
     public static Builder newBuilder(String uri) {
         return new Builder(URI.create(uri));
     }
 
+    /**
+     * {@return a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI
+     */
     public static Request get(String uri) {
         return newBuilder(uri).build();
     }
 
+    /**
+     * {@return a GET to {@code uri}}
+     *
+     * @param uri an absolute http or https URI
+     */
     public static Request get(URI uri) {
         return newBuilder(uri).build();
     }
 
+    /** {@return the method: {@code GET}, {@code POST}, ...} */
     public String method() {
         return method;
     }
 
+    /** {@return the URI as sent: non-ASCII characters percent-encoded, the host in its ASCII form} */
     public URI uri() {
         return uri;
     }
 
+    /** {@return the scheme, host and port the request goes to, which its pool key is made from} */
     public Origin origin() {
         return origin;
     }
 
-    /** The headers set by the caller (without the ones the client adds). */
+    /** {@return the headers set by the caller (without the ones the client adds)} */
     public Headers headers() {
         return headers;
     }
 
+    /** {@return the body; {@link BodyPublisher#none()} for none} */
     public BodyPublisher body() {
         return body;
     }
 
     /**
-     * Whether sending this request twice is harmless, which allows one retry on a fresh connection when a reused one
-     * fails before any response byte: as set by {@link Builder#idempotent(boolean)}, else true for GET, HEAD,
-     * OPTIONS, PUT, DELETE, TRACE and any request carrying an {@code Idempotency-Key} header.
+     * {@return whether sending this request twice is harmless, which allows one retry on a fresh connection when a
+     * reused one fails before any response byte: as set by {@link Builder#idempotent(boolean)}, else true for GET,
+     * HEAD, OPTIONS, PUT, DELETE, TRACE and any request carrying an {@code Idempotency-Key} header}
      */
     public boolean isIdempotent() {
         if (idempotent != null) {
@@ -92,33 +116,36 @@ public final class Request {
         return IDEMPOTENT_METHODS.contains(method) || headers.contains("Idempotency-Key");
     }
 
-    /** The per-request trace, or {@link ClientTrace#NONE}. */
+    /** {@return the per-request trace, or {@link ClientTrace#NONE}} */
     public ClientTrace trace() {
         return trace;
     }
 
     /**
-     * The whole-call timeout for this request, overriding the client's: null when not set (the client's applies),
-     * {@link HttpClient#NO_TIMEOUT} for none.
+     * {@return the whole-call timeout for this request, overriding the client's: null when not set (the client's
+     * applies), {@link HttpClient#NO_TIMEOUT} for none}
      */
     public Duration timeout() {
         return timeout;
     }
 
     /**
-     * The read timeout for this request, overriding the client's: null when not set (the client's applies),
-     * {@link HttpClient#NO_TIMEOUT} for none.
+     * {@return the read timeout for this request, overriding the client's: null when not set (the client's applies),
+     * {@link HttpClient#NO_TIMEOUT} for none}
      */
     public Duration readTimeout() {
         return readTimeout;
     }
 
-    /** Whether the request waits for {@code 100 Continue} before sending its body ({@link Builder#expectContinue}). */
+    /**
+     * {@return whether the request waits for {@code 100 Continue} before sending its body ({@link
+     * Builder#expectContinue})}
+     */
     public boolean expectContinue() {
         return expectContinue;
     }
 
-    /** The origin-form target for the request line: raw path (or {@code /}) and raw query. */
+    /** {@return the origin-form target for the request line: raw path (or {@code /}) and raw query} */
     public String target() {
         String path = uri.getRawPath();
         if (path == null || path.isEmpty()) {
@@ -128,6 +155,7 @@ public final class Request {
         return query == null ? path : path + "?" + query;
     }
 
+    /** {@return a builder holding this request's fields, to make a changed copy} */
     public Builder toBuilder() {
         Builder builder = new Builder(uri);
         builder.method = method;
@@ -174,6 +202,8 @@ public final class Request {
          * sent percent-encoded as UTF-8 (RFC 3986 3.1's IRI mapping, as browsers and the JDK's client do), and an
          * internationalised host name in its ASCII form (IDNA): {@link Request#uri()} is the URI as sent.
          *
+         * @param uri the request's URI
+         * @return this builder
          * @throws IllegalArgumentException for another scheme, a relative URI, or user info (credentials go in an
          *                                  {@code Authorization} header or an authenticator)
          */
@@ -191,6 +221,10 @@ public final class Request {
         /**
          * Appends {@code name=value} to the URI's query, both encoded as {@code application/x-www-form-urlencoded}
          * (UTF-8; a space becomes {@code +}), as Go's {@code url.Values} and OkHttp's {@code addQueryParameter} do.
+         *
+         * @param name the parameter name, not yet encoded
+         * @param value the parameter value, not yet encoded
+         * @return this builder
          */
         public Builder query(String name, String value) {
             uri = UriEncoding.withQueryParameter(uri, Objects.requireNonNull(name, "name"),
@@ -198,7 +232,13 @@ public final class Request {
             return this;
         }
 
-        /** Sets the method (a token, case-sensitive) and body. */
+        /**
+         * Sets the method (a token, case-sensitive) and body.
+         *
+         * @param method the method, such as {@code GET} or {@code PROPFIND}
+         * @param body the body; {@link BodyPublisher#none()} for none
+         * @return this builder
+         */
         public Builder method(String method, BodyPublisher body) {
             if (!FieldSyntax.isToken(Objects.requireNonNull(method, "method"))) {
                 throw new IllegalArgumentException("invalid method: " + method);
@@ -208,44 +248,95 @@ public final class Request {
             return this;
         }
 
+        /**
+         * Sets the method to GET, without a body (the default).
+         *
+         * @return this builder
+         */
         public Builder GET() {
             return method("GET", BodyPublisher.none());
         }
 
+        /**
+         * Sets the method to HEAD, without a body.
+         *
+         * @return this builder
+         */
         public Builder HEAD() {
             return method("HEAD", BodyPublisher.none());
         }
 
+        /**
+         * Sets the method to DELETE, without a body.
+         *
+         * @return this builder
+         */
         public Builder DELETE() {
             return method("DELETE", BodyPublisher.none());
         }
 
+        /**
+         * Sets the method to POST.
+         *
+         * @param body the body
+         * @return this builder
+         */
         public Builder POST(BodyPublisher body) {
             return method("POST", body);
         }
 
+        /**
+         * Sets the method to PUT.
+         *
+         * @param body the body
+         * @return this builder
+         */
         public Builder PUT(BodyPublisher body) {
             return method("PUT", body);
         }
 
+        /**
+         * Sets the method to PATCH.
+         *
+         * @param body the body
+         * @return this builder
+         */
         public Builder PATCH(BodyPublisher body) {
             return method("PATCH", body);
         }
 
-        /** Sets the field {@code name} to {@code value}, replacing every field of that name (as the server's does). */
+        /**
+         * Sets the field {@code name} to {@code value}, replacing every field of that name (as the server's does).
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder header(String name, String value) {
             checkSettable(name);
             fields().set(name, value);
             return this;
         }
 
-        /** Adds a field, keeping the others of that name (for fields that may repeat, such as {@code Accept}). */
+        /**
+         * Adds a field, keeping the others of that name (for fields that may repeat, such as {@code Accept}).
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder addHeader(String name, String value) {
             checkSettable(name);
             fields().add(name, value);
             return this;
         }
 
+        /**
+         * Removes every field named {@code name}.
+         *
+         * @param name the field name
+         * @return this builder
+         */
         public Builder removeHeader(String name) {
             if (headers != null) {
                 headers.remove(name);
@@ -260,13 +351,23 @@ public final class Request {
             return headers;
         }
 
-        /** Overrides the idempotency judged from the method and {@code Idempotency-Key} (see {@link #isIdempotent}). */
+        /**
+         * Overrides the idempotency judged from the method and {@code Idempotency-Key} (see {@link #isIdempotent}).
+         *
+         * @param idempotent whether sending the request twice is harmless
+         * @return this builder
+         */
         public Builder idempotent(boolean idempotent) {
             this.idempotent = idempotent;
             return this;
         }
 
-        /** A trace for this request only, in addition to the client-wide one. */
+        /**
+         * A trace for this request only, in addition to the client-wide one.
+         *
+         * @param trace the request's own trace
+         * @return this builder
+         */
         public Builder trace(ClientTrace trace) {
             this.trace = Objects.requireNonNull(trace, "trace");
             return this;
@@ -276,6 +377,9 @@ public final class Request {
          * A whole-call timeout for this request (connection, request, response head and body), overriding the
          * client's; {@link HttpClient#NO_TIMEOUT} switches it off for this request (a long poll on a client with a
          * call timeout).
+         *
+         * @param timeout the whole-call timeout for this request
+         * @return this builder
          */
         public Builder timeout(Duration timeout) {
             this.timeout = checkTimeout(timeout);
@@ -285,6 +389,9 @@ public final class Request {
         /**
          * The longest wait for the next response byte, overriding the client's {@code readTimeout} for this request;
          * {@link HttpClient#NO_TIMEOUT} switches it off (long polls, server-sent events).
+         *
+         * @param timeout the read timeout for this request
+         * @return this builder
          */
         public Builder readTimeout(Duration timeout) {
             this.readTimeout = checkTimeout(timeout);
@@ -298,12 +405,16 @@ public final class Request {
          * that answers with a final status instead (401, 413) gets no body: over HTTP/1.1 the connection is closed
          * after that response, over HTTP/2 the stream is reset when it ends. Large uploads to servers that may
          * refuse them cost a round trip instead of the upload.
+         *
+         * @param expectContinue whether to wait for {@code 100 Continue} before the body
+         * @return this builder
          */
         public Builder expectContinue(boolean expectContinue) {
             this.expectContinue = expectContinue;
             return this;
         }
 
+        /** {@return the request} */
         public Request build() {
             return new Request(this);
         }

@@ -63,43 +63,47 @@ public final class Response implements AutoCloseable {
         this.leakGuard = Leaks.register(this, body.leakAction(request.method(), request.uri()));
     }
 
+    /** {@return the request this response answers: after redirects, the last one sent} */
     public Request request() {
         return request;
     }
 
+    /** {@return the status code} */
     public int status() {
         return head.status();
     }
 
-    /** Whether the status is 2xx: the request was received, understood and accepted (RFC 9110 15.3). */
+    /** {@return whether the status is 2xx: the request was received, understood and accepted (RFC 9110 15.3)} */
     public boolean isSuccessful() {
         return Statuses.isSuccessful(head.status());
     }
 
     /**
-     * Whether the status is one a client follows to another URI (301, 302, 303, 307, 308) and the response names one
-     * in {@code Location}: seen only when redirects are not followed, or when the policy stopped following.
+     * {@return whether the status is one a client follows to another URI (301, 302, 303, 307, 308) and the response
+     * names one in {@code Location}: seen only when redirects are not followed, or when the policy stopped following}
      */
     public boolean isRedirect() {
         return Statuses.isRedirect(head.status()) && head.headers().contains("Location");
     }
 
-    /** The reason phrase of an HTTP/1.1 status line (possibly empty); empty for HTTP/2, which has none. */
+    /** {@return the reason phrase of an HTTP/1.1 status line (possibly empty); empty for HTTP/2, which has none} */
     public String reason() {
         return head.reason();
     }
 
+    /** {@return the protocol the response came over: HTTP/1.0, HTTP/1.1 or HTTP/2} */
     public HttpVersion version() {
         return head.version();
     }
 
+    /** {@return the response's header fields (without those a decoded body's encoding removed)} */
     public Headers headers() {
         return head.headers();
     }
 
     /**
-     * The challenges of a 401's {@code WWW-Authenticate} or a 407's {@code Proxy-Authenticate} fields, in order;
-     * empty for other statuses.
+     * {@return the challenges of a 401's {@code WWW-Authenticate} or a 407's {@code Proxy-Authenticate} fields, in
+     * order; empty for other statuses}
      */
     public List<AuthChallenge> challenges() {
         return switch (head.status()) {
@@ -109,24 +113,30 @@ public final class Response implements AutoCloseable {
         };
     }
 
-    /** The HTTP/2 stream that carried this exchange (odd, from 1 on each connection); 0 over HTTP/1.1. */
+    /** {@return the HTTP/2 stream that carried this exchange (odd, from 1 on each connection); 0 over HTTP/1.1} */
     public int streamId() {
         return head.streamId();
     }
 
-    /** Shortcut for {@code headers().first(name)}. */
+    /**
+     * Shortcut for {@code headers().first(name)}.
+     *
+     * @param name a field name, case-insensitive
+     * @return the first value of that field, or null when absent
+     */
     public String header(String name) {
         return head.headers().first(name);
     }
 
-    /** The connection this response came over (whether it was reused, idle time, addresses). */
+    /** {@return the connection this response came over (whether it was reused, idle time, addresses)} */
     public ConnectionInfo connection() {
         return connection;
     }
 
     /**
-     * Trailer fields of a chunked body; empty for other framings.
+     * Trailer fields of a chunked HTTP/1.1 body or an HTTP/2 stream's trailing HEADERS; empty when none came.
      *
+     * @return the trailer fields, possibly empty
      * @throws IllegalStateException when the body has not been read to its end
      */
     public Headers trailers() {
@@ -137,8 +147,8 @@ public final class Response implements AutoCloseable {
     }
 
     /**
-     * The content coding ({@code gzip}, {@code deflate}) the client decoded by itself, whose {@code Content-Encoding}
-     * and {@code Content-Length} fields it removed; null when the body is as it came.
+     * {@return the content coding ({@code gzip}, {@code deflate}) the client decoded by itself, whose {@code
+     * Content-Encoding} and {@code Content-Length} fields it removed; null when the body is as it came}
      */
     public String decodedEncoding() {
         return decodedEncoding;
@@ -170,8 +180,8 @@ public final class Response implements AutoCloseable {
     }
 
     /**
-     * The body as a stream: -1 exactly at its end, an IOException if it is cut short. Closing the stream closes the
-     * response.
+     * {@return the body as a stream: -1 exactly at its end, an IOException if it is cut short} Closing the stream
+     * closes the response.
      */
     public InputStream body() {
         return body;
@@ -180,6 +190,9 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body, up to the largest array a JVM can hold. For bodies from servers you do not control,
      * prefer {@link #bytes(int)}, which bounds the memory a server can make you spend.
+     *
+     * @return the body
+     * @throws IOException when reading fails or the body is cut short
      */
     public byte[] bytes() throws IOException {
         return bytes(Integer.MAX_VALUE - 8);
@@ -188,6 +201,8 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body and closes the response.
      *
+     * @param maxBytes the most bytes read
+     * @return the body
      * @throws IOException              when the body is longer than {@code maxBytes} (the response is closed, the
      *                                  rest drained or dropped per the drain policy)
      * @throws IllegalArgumentException when {@code maxBytes} is negative (the response is left open)
@@ -243,6 +258,9 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the whole body as text in the charset of its Content-Type (UTF-8 when none is named) and closes. For
      * bodies from servers you do not control, prefer {@link #string(int)}.
+     *
+     * @return the body as text
+     * @throws IOException when reading fails or the body is cut short
      */
     public String string() throws IOException {
         return new String(bytes(), charset());
@@ -251,6 +269,8 @@ public final class Response implements AutoCloseable {
     /**
      * As {@link #string()}, reading at most {@code maxBytes} of body.
      *
+     * @param maxBytes the most bytes read
+     * @return the body as text
      * @throws IOException when the body is longer (the response is closed)
      */
     public String string(int maxBytes) throws IOException {
@@ -260,6 +280,8 @@ public final class Response implements AutoCloseable {
     /**
      * Reads the rest of the body to its end, throwing it away, and closes: the connection is reused whatever its
      * size, at the price of receiving it all. {@link #close()} alone drains within the policy's caps.
+     *
+     * @throws IOException when reading fails or the body is cut short; the connection is closed then
      */
     public void discard() throws IOException {
         try (this) {

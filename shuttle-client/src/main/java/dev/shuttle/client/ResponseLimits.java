@@ -30,6 +30,7 @@ public record ResponseLimits(int maxHeaderBytes, int maxHeaderCount, int maxTrai
     private static final ResponseLimits DEFAULTS = new ResponseLimits(64 * 1024, 256, 64 * 1024, DEFAULTS_DECODED,
             DEFAULTS_RATIO);
 
+    /** Checks the bounds: positive, trailers 0 or more (0 refuses any trailer). */
     public ResponseLimits {
         if (maxHeaderBytes <= 0 || maxHeaderCount <= 0 || maxTrailerBytes < 0 || maxDecodedBytes <= 0
                 || maxDecompressionRatio <= 0) {
@@ -38,12 +39,24 @@ public record ResponseLimits(int maxHeaderBytes, int maxHeaderCount, int maxTrai
         }
     }
 
-    /** The head and trailer bounds, with the default decompression bounds. */
+    /**
+     * The head and trailer bounds, with the default decompression bounds.
+     *
+     * @param maxHeaderBytes the most bytes of a response head
+     * @param maxHeaderCount the most fields in a response head
+     * @param maxTrailerBytes the most bytes of trailer fields
+     */
     public ResponseLimits(int maxHeaderBytes, int maxHeaderCount, int maxTrailerBytes) {
         this(maxHeaderBytes, maxHeaderCount, maxTrailerBytes, DEFAULTS_DECODED, DEFAULTS_RATIO);
     }
 
-    /** These limits with other decompression bounds. */
+    /**
+     * These limits with other decompression bounds.
+     *
+     * @param maxDecodedBytes the most bytes a decoded body may grow to
+     * @param maxDecompressionRatio the most decoded bytes per compressed byte
+     * @return a copy with these decompression bounds
+     */
     public ResponseLimits withDecompression(long maxDecodedBytes, int maxDecompressionRatio) {
         return new ResponseLimits(maxHeaderBytes, maxHeaderCount, maxTrailerBytes, maxDecodedBytes,
                 maxDecompressionRatio);
@@ -52,6 +65,8 @@ public record ResponseLimits(int maxHeaderBytes, int maxHeaderCount, int maxTrai
     /**
      * 64 KiB of head, 256 fields, 64 KiB of trailers (Go's default head limit is 1 MiB, OkHttp's 256 KiB); decoded
      * bodies up to 1 GiB and 100 times their compressed size.
+     *
+     * @return the default limits
      */
     public static ResponseLimits defaults() {
         return DEFAULTS;

@@ -198,25 +198,36 @@ class EarlyResponseTest {
 
     @Test
     void aServerThatAnsweredAndResetBeforeTheWriteIsHeard() throws Exception {
+        // Staged: the server answers and resets once the client is connected and writing its request (its head
+        // buffered, the body asked for), and the body comes only after the reset, so the one write fails.
+        CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch reset = new CountDownLatch(1);
         try (ScriptedServer server = new ScriptedServer((conn, index) -> {
+            await(writing);
             conn.write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy");
             conn.socket().setSoLinger(true, 0);
             conn.socket().close(); // RST: the client's next write fails
             reset.countDown();
         }); HttpClient client = HttpClient.create()) {
             BodyPublisher afterTheReset = BodyPublisher.ofStream(() -> {
-                try {
-                    reset.await(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                writing.countDown();
+                await(reset);
                 return new java.io.ByteArrayInputStream("small".getBytes(StandardCharsets.US_ASCII));
             }, 5);
             Request request = Request.newBuilder(server.uri("/")).POST(afterTheReset).build();
             CompletedResponse<String> answer = client.send(request, BodyHandler.ofString());
             assertThat(answer.status()).isEqualTo(503);
             assertThat(answer.body()).isEqualTo("busy");
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(5, TimeUnit.SECONDS)) {
+                throw new AssertionError("stage not reached");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

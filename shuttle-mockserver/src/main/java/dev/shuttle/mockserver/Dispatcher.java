@@ -6,5 +6,12 @@ package dev.shuttle.mockserver;
  */
 @FunctionalInterface
 public interface Dispatcher {
+    /**
+     * Chooses the response to {@code request}.
+     *
+     * @param request the request, its body read whole
+     * @return the response to send; null is answered with a 500
+     * @throws Exception to answer 500 with its stack trace
+     */
     MockResponse dispatch(RecordedRequest request) throws Exception;
 }

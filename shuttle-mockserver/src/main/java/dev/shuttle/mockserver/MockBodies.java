@@ -20,12 +20,22 @@ public final class MockBodies {
     private MockBodies() {
     }
 
-    /** The byte at {@code offset} of any generated body. */
+    /**
+     * {@return the byte at {@code offset} of any generated body}
+     *
+     * @param offset the position in the pattern, from 0
+     */
     public static byte byteAt(long offset) {
         return (byte) ('a' + offset % 26);
     }
 
-    /** Bytes [from, from + count) of the pattern, for a test's expectations. */
+    /**
+     * Bytes [from, from + count) of the pattern, for a test's expectations.
+     *
+     * @param from the first position, from 0
+     * @param count how many bytes
+     * @return a new array with those bytes
+     */
     public static byte[] slice(long from, int count) {
         byte[] bytes = new byte[count];
         for (int i = 0; i < count; i++) {
@@ -34,7 +44,14 @@ public final class MockBodies {
         return bytes;
     }
 
-    /** Writes bytes [from, from + count) of the pattern to {@code out}. */
+    /**
+     * Writes bytes [from, from + count) of the pattern to {@code out}.
+     *
+     * @param out where the bytes go
+     * @param from the first position, from 0
+     * @param count how many bytes
+     * @throws IOException when {@code out} fails
+     */
     public static void write(OutputStream out, long from, long count) throws IOException {
         long offset = from;
         long remaining = count;

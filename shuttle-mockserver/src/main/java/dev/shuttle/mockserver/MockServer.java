@@ -88,49 +88,71 @@ public final class MockServer implements AutoCloseable {
         }
     }
 
+    /** {@return a builder of a plaintext HTTP/1.1 server on a free port} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A plaintext HTTP/1.1 server on a free port, answering from the queue. */
+    /**
+     * {@return a plaintext HTTP/1.1 server on a free port, answering from the queue}
+     *
+     * @throws IOException when no port can be bound
+     */
     public static MockServer start() throws IOException {
         return builder().start();
     }
 
+    /** {@return the bound port} */
     public int port() {
         return server != null ? server.port() : raw.port();
     }
 
+    /** {@return the bound address: 127.0.0.1 and the port} */
     public InetSocketAddress address() {
         return server != null ? new InetSocketAddress(server.localAddress().getAddress(), server.port())
                 : raw.localAddress();
     }
 
+    /** {@return whether the server speaks TLS} */
     public boolean isTls() {
         return certificate != null;
     }
 
-    /** Whether HTTP/2 is offered (h2c, and h2 over TLS). */
+    /** {@return whether HTTP/2 is offered (h2c, and h2 over TLS)} */
     public boolean isHttp2() {
         return http2;
     }
 
-    /** {@code https} over TLS, else {@code http}. */
+    /**
+     * {@code https} over TLS, else {@code http}.
+     *
+     * @return the URL scheme
+     */
     public String scheme() {
         return isTls() ? "https" : "http";
     }
 
-    /** {@code http://127.0.0.1:PORT} + {@code pathAndQuery} (which should start with {@code /}). */
+    /**
+     * {@code http://127.0.0.1:PORT} + {@code pathAndQuery} (which should start with {@code /}).
+     *
+     * @param pathAndQuery the path, with an optional query
+     * @return the URL
+     */
     public URI url(String pathAndQuery) {
         return URI.create(scheme() + "://127.0.0.1:" + port() + pathAndQuery);
     }
 
-    /** The generated certificate (an authority and a leaf for localhost, 127.0.0.1, ::1); null over plaintext. */
+    /**
+     * {@return the generated certificate (an authority and a leaf for localhost, 127.0.0.1, ::1); null over plaintext}
+     */
     public SelfSignedCertificate certificate() {
         return certificate;
     }
 
-    /** A client context trusting the server's authority alone; each call returns a fresh one (own session cache). */
+    /**
+     * {@return a client context trusting the server's authority alone; each call returns a fresh one (own session
+     * cache)}
+     */
     public SSLContext clientContext() {
         if (certificate == null) {
             throw new IllegalStateException("the server is plaintext: build it with tls()");
@@ -138,7 +160,12 @@ public final class MockServer implements AutoCloseable {
         return certificate.clientContext();
     }
 
-    /** Queues a response for the next request that the dispatcher leaves to the queue. */
+    /**
+     * Queues a response for the next request that the dispatcher leaves to the queue.
+     *
+     * @param response the response
+     * @return this server
+     */
     public MockServer enqueue(MockResponse response) {
         Objects.requireNonNull(response, "response");
         queueLock.lock();
@@ -182,37 +209,41 @@ public final class MockServer implements AutoCloseable {
 
     // ---- counts ----
 
-    /** Everything counted so far, with a record per connection. */
+    /** {@return everything counted so far, with a record per connection} */
     public ReuseStats stats() {
         return ledger.snapshot();
     }
 
-    /** New connections accepted since start. */
+    /** {@return the new connections accepted since start} */
     public long connections() {
         return ledger.connections();
     }
 
-    /** Requests received since start. */
+    /** {@return the requests received since start} */
     public long requests() {
         return ledger.requests();
     }
 
-    /** TLS handshakes completed since start, full and resumed. */
+    /** {@return the TLS handshakes completed since start, full and resumed} */
     public long tlsHandshakes() {
         return ledger.tlsHandshakes();
     }
 
-    /** Of {@link #tlsHandshakes()}, the resumed ones. */
+    /**
+     * Of {@link #tlsHandshakes()}, the resumed ones.
+     *
+     * @return the resumed-handshake count
+     */
     public long tlsResumed() {
         return ledger.tlsResumed();
     }
 
-    /** Connections not yet closed. */
+    /** {@return the connections not yet closed} */
     public long openConnections() {
         return ledger.openConnections();
     }
 
-    /** Bytes the sockets accepted for sending since start, every connection, closed or open. */
+    /** {@return the bytes the sockets accepted for sending since start, every connection, closed or open} */
     public long bytesWritten() {
         return ledger.bytesWritten();
     }
@@ -220,12 +251,23 @@ public final class MockServer implements AutoCloseable {
     /**
      * Waits until at most {@code max} connections are open, so byte counts are final; false if that did not happen
      * within {@code timeout}.
+     *
+     * @param max the most open connections waited for
+     * @param timeout the longest wait
+     * @return whether the count got there in time
+     * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitOpenConnectionsAtMost(long max, Duration timeout) throws InterruptedException {
         return ledger.awaitOpenAtMost(max, timeout);
     }
 
-    /** {@link #awaitOpenConnectionsAtMost}(0, timeout): call after closing the client, before asserting on bytes. */
+    /**
+     * {@link #awaitOpenConnectionsAtMost}(0, timeout): call after closing the client, before asserting on bytes.
+     *
+     * @param timeout the longest wait
+     * @return whether every connection closed in time
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
     public boolean awaitConnectionsClosed(Duration timeout) throws InterruptedException {
         return ledger.awaitOpenAtMost(0, timeout);
     }
@@ -235,6 +277,8 @@ public final class MockServer implements AutoCloseable {
      * Each is counted before its connection's close, so the count is final once {@link #awaitConnectionsClosed}
      * returned; a client may read a frame a moment before it is counted, so on an open connection wait for the
      * number expected with {@link #awaitGoAwaysSent}.
+     *
+     * @return the GOAWAY count
      */
     public long goAwaysSent() {
         return ledger.goAwaysSent();
@@ -247,6 +291,8 @@ public final class MockServer implements AutoCloseable {
      * at the idle timeout and at shutdown. Final once {@link #awaitConnectionsClosed} returned, shutdown apart: the
      * server sends these (idle timeout, a client's error) from the connection's own thread, which reports them before
      * it closes the connection.
+     *
+     * @return the count of GOAWAYs the server began
      */
     public long goAwaysBeforeClientClosed() {
         return ledger.goAwaysBeforeClientClosed();
@@ -255,6 +301,8 @@ public final class MockServer implements AutoCloseable {
     /**
      * Every GOAWAY the server sent, oldest first (the last {@link #KEPT_CONNECTIONS}): its last stream, code, reason,
      * and {@link GoAwayEvent#clientFirst()} when it answered the client's own GOAWAY.
+     *
+     * @return the GOAWAY events, unmodifiable
      */
     public List<GoAwayEvent> goAways() {
         return ledger.goAways();
@@ -263,17 +311,27 @@ public final class MockServer implements AutoCloseable {
     /**
      * Waits until the server reported at least {@code atLeast} GOAWAYs since start ({@link #goAwaysSent()}); false if
      * that did not happen within {@code timeout}.
+     *
+     * @param atLeast the count waited for
+     * @param timeout the longest wait
+     * @return whether the count got there in time
+     * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitGoAwaysSent(long atLeast, Duration timeout) throws InterruptedException {
         return ledger.awaitGoAwaysSent(atLeast, timeout);
     }
 
-    /** The oldest request not yet taken, waiting up to {@code timeout}; null if none arrived. */
+    /**
+     * {@return the oldest request not yet taken, waiting up to {@code timeout}; null if none arrived}
+     *
+     * @param timeout the longest wait
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
     public RecordedRequest takeRequest(Duration timeout) throws InterruptedException {
         return ledger.take(timeout);
     }
 
-    /** The server's own gauges, for a failure message. */
+    /** {@return the server's own gauges, for a failure message} */
     public String describe() {
         String counts = stats().toString();
         if (server == null) {
@@ -319,7 +377,12 @@ public final class MockServer implements AutoCloseable {
         private Builder() {
         }
 
-        /** Default 0: a free port. */
+        /**
+         * Default 0: a free port.
+         *
+         * @param port the port, 0 for a free one
+         * @return this builder
+         */
         public Builder port(int port) {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port out of range: " + port);
@@ -328,20 +391,33 @@ public final class MockServer implements AutoCloseable {
             return this;
         }
 
-        /** HTTPS with a certificate generated at start. */
+        /**
+         * HTTPS with a certificate generated at start.
+         *
+         * @return this builder
+         */
         public Builder tls() {
             this.tls = true;
             return this;
         }
 
-        /** HTTPS with this certificate (to share one authority between servers, or with the client's set-up). */
+        /**
+         * HTTPS with this certificate (to share one authority between servers, or with the client's set-up).
+         *
+         * @param certificate the certificate the server presents
+         * @return this builder
+         */
         public Builder tls(SelfSignedCertificate certificate) {
             this.tls = true;
             this.certificate = Objects.requireNonNull(certificate, "certificate");
             return this;
         }
 
-        /** Offers HTTP/2: h2c (prior knowledge and {@code Upgrade: h2c}) and, with TLS, ALPN {@code h2}. */
+        /**
+         * Offers HTTP/2: h2c (prior knowledge and {@code Upgrade: h2c}) and, with TLS, ALPN {@code h2}.
+         *
+         * @return this builder
+         */
         public Builder http2() {
             this.http2 = true;
             return this;
@@ -350,13 +426,20 @@ public final class MockServer implements AutoCloseable {
         /**
          * The raw HTTP/1.1 engine instead of Shuttle's server: plain blocking sockets, which can send a TCP reset
          * ({@link MockResponse.Builder#resetAfter}). No HTTP/2.
+         *
+         * @return this builder
          */
         public Builder rawHttp1() {
             this.raw = true;
             return this;
         }
 
-        /** How long a kept-alive connection may wait for its next request before the server closes it (default 60 s). */
+        /**
+         * How long a kept-alive connection may wait for its next request before the server closes it (default 60 s).
+         *
+         * @param timeout the idle timeout
+         * @return this builder
+         */
         public Builder idleTimeout(Duration timeout) {
             if (timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("idle timeout must be positive: " + timeout);
@@ -365,18 +448,33 @@ public final class MockServer implements AutoCloseable {
             return this;
         }
 
-        /** Chooses every response; the queue is then unused. */
+        /**
+         * Chooses every response; the queue is then unused.
+         *
+         * @param dispatcher chooses the response to each request
+         * @return this builder
+         */
         public Builder dispatcher(Dispatcher dispatcher) {
             this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
             return this;
         }
 
-        /** The response when the queue is empty (default: 404 saying so). */
+        /**
+         * The response when the queue is empty (default: 404 saying so).
+         *
+         * @param response the fallback response
+         * @return this builder
+         */
         public Builder respondWith(MockResponse response) {
             this.fallback = Objects.requireNonNull(response, "response");
             return this;
         }
 
+        /**
+         * {@return the started server, bound to 127.0.0.1}
+         *
+         * @throws IOException when the port cannot be bound
+         */
         public MockServer start() throws IOException {
             if (raw && http2) {
                 throw new IllegalStateException("the raw HTTP/1.1 engine does not speak HTTP/2");

@@ -21,12 +21,17 @@ import dev.shuttle.wire.Headers;
 public record RecordedRequest(String method, String target, String path, String query, String protocol,
                               Headers headers, byte[] body, long connectionId, long sequenceOnConnection,
                               boolean tls) {
-    /** Shortcut for {@code headers().first(name)}. */
+    /**
+     * Shortcut for {@code headers().first(name)}.
+     *
+     * @param name a field name, case-insensitive
+     * @return the first value of that field, or null when absent
+     */
     public String header(String name) {
         return headers.first(name);
     }
 
-    /** Whether the request came on a connection that had carried an earlier one. */
+    /** {@return whether the request came on a connection that had carried an earlier one} */
     public boolean reusedConnection() {
         return sequenceOnConnection > 1;
     }

@@ -19,6 +19,7 @@ import java.util.List;
  */
 public record ReuseStats(long connections, long requests, long tlsHandshakes, long tlsResumed, long bytesWritten,
                          long open, List<ConnectionRecord> perConnection) {
+    /** Copies the per-connection list, so a snapshot never changes after it is taken. */
     public ReuseStats {
         perConnection = List.copyOf(perConnection);
     }
@@ -26,17 +27,27 @@ public record ReuseStats(long connections, long requests, long tlsHandshakes, lo
     /**
      * Requests that did not need a new connection: {@code requests - connections}, never below 0. Counts a
      * connection that carried no request as one that cost a dial and gave nothing.
+     *
+     * @return the reused-request count
      */
     public long reusedRequests() {
         return Math.max(0, requests - connections);
     }
 
-    /** {@link #reusedRequests()} / {@link #requests()}: 1 - (connections / requests); 1.0 when nothing was requested. */
+    /**
+     * {@link #reusedRequests()} / {@link #requests()}: 1 - (connections / requests); 1.0 when nothing was requested.
+     *
+     * @return the ratio, 0 to 1
+     */
     public double reuseRatio() {
         return requests == 0 ? 1.0 : (double) reusedRequests() / requests;
     }
 
-    /** The counts since {@code earlier}: what happened between two snapshots (open stays this snapshot's). */
+    /**
+     * {@return the counts since {@code earlier}: what happened between two snapshots (open stays this snapshot's)}
+     *
+     * @param earlier a snapshot taken before this one
+     */
     public ReuseStats minus(ReuseStats earlier) {
         return new ReuseStats(connections - earlier.connections, requests - earlier.requests,
                 tlsHandshakes - earlier.tlsHandshakes, tlsResumed - earlier.tlsResumed,

@@ -7,7 +7,18 @@ import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
 import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.wire.HttpVersion;
-import java.nio.ByteBuffer;
+import dev.shuttle.wire.http2.DataFrame;
+import dev.shuttle.wire.http2.GoAwayFrame;
+import dev.shuttle.wire.http2.HeadersFrame;
+import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Frame;
+import dev.shuttle.wire.http2.PingFrame;
+import dev.shuttle.wire.http2.SettingsFrame;
+import dev.shuttle.wire.http2.WindowUpdateFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The GOAWAYs the mock server counts, as its server reports them: each one the server sent, marked as before the
- * client closed unless it answered the client's own GOAWAY. The raw client steers the server frame by frame; the
+ * client closed unless it answered the client's own GOAWAY. The test peer steers the server frame by frame; the
  * event may come just after the client read the frame, so the test waits for it ({@code awaitGoAwaysSent}).
  */
 @Timeout(30)
@@ -28,9 +39,9 @@ class GoAwayCountingTest {
     @Test
     void theIdleTimeoutsGoAwayCountsAsSentBeforeTheClientClosed() throws Exception {
         try (MockServer server = http2().idleTimeout(Duration.ofMillis(200)).start();
-             RawH2 client = new RawH2(server.port())) {
-            client.get(1);
-            RawH2.Frame goAway = client.expect(RawH2.GOAWAY);
+             H2Peer client = dial(server)) {
+            get(client, 1);
+            GoAwayFrame goAway = expect(client, GoAwayFrame.class);
             assertThat(goAway.lastStreamId()).isEqualTo(1);
             assertThat(server.awaitGoAwaysSent(1, WAIT)).as(server.describe()).isTrue();
             assertThat(server.goAways()).containsExactly(new GoAwayEvent(1, 0, "NO_ERROR", "idle", false));
@@ -40,19 +51,19 @@ class GoAwayCountingTest {
 
     @Test
     void aShutdownSendsTwoGoAwaysTheFirstTakingEveryStreamTheSecondNamingTheLast() throws Exception {
-        try (MockServer server = http2().start(); RawH2 client = new RawH2(server.port())) {
-            client.get(1);
+        try (MockServer server = http2().start(); H2Peer client = dial(server)) {
+            get(client, 1);
             Thread closing = Thread.ofVirtual().start(server::close);
-            assertThat(client.expect(RawH2.GOAWAY).lastStreamId()).isEqualTo(Integer.MAX_VALUE);
-            RawH2.Frame ping = client.expect(RawH2.PING);
+            assertThat(expect(client, GoAwayFrame.class).lastStreamId()).isEqualTo(Integer.MAX_VALUE);
+            PingFrame ping = expect(client, PingFrame.class);
             // Counted before the client answers the PING that lets the second one go: the order is the server's.
             assertThat(server.awaitGoAwaysSent(1, WAIT)).as(server.describe()).isTrue();
             assertThat(server.goAways().getFirst()).isEqualTo(SHUTDOWN_FIRST);
-            client.send(RawH2.PING, 0x1, 0, ping.payload());
-            RawH2.Frame last = client.expect(RawH2.GOAWAY);
+            client.send(new PingFrame(ping.opaqueData(), true));
+            GoAwayFrame last = expect(client, GoAwayFrame.class);
             assertThat(last.lastStreamId()).isEqualTo(1);
             assertThat(last.errorCode()).isZero();
-            client.readToEnd();
+            client.awaitEnd();
             client.close();
             closing.join(WAIT);
             assertThat(server.awaitGoAwaysSent(2, WAIT)).as(server.describe()).isTrue();
@@ -64,9 +75,9 @@ class GoAwayCountingTest {
 
     @Test
     void theGoAwayOfAConnectionErrorCountsAsSentBeforeTheClientClosed() throws Exception {
-        try (MockServer server = http2().start(); RawH2 client = new RawH2(server.port())) {
-            client.send(RawH2.DATA, 0, 0, new byte[4]); // DATA on stream 0: a connection error (RFC 9113 6.1)
-            assertThat(client.expect(RawH2.GOAWAY).errorCode()).isEqualTo(1);
+        try (MockServer server = http2().start(); H2Peer client = dial(server)) {
+            client.sendRaw(new byte[] {0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}); // DATA on stream 0: a connection error (RFC 9113 6.1)
+            assertThat(expect(client, GoAwayFrame.class).errorCode()).isEqualTo(1);
             assertThat(server.awaitGoAwaysSent(1, WAIT)).as(server.describe()).isTrue();
             assertThat(server.goAways()).singleElement().satisfies(goAway -> {
                 assertThat(goAway.errorName()).isEqualTo("PROTOCOL_ERROR");
@@ -79,10 +90,10 @@ class GoAwayCountingTest {
 
     @Test
     void theAnswerToTheClientsOwnGoAwayIsNotBeforeTheClientClosed() throws Exception {
-        try (MockServer server = http2().start(); RawH2 client = new RawH2(server.port())) {
-            client.get(1);
-            client.send(RawH2.GOAWAY, 0, 0, ByteBuffer.allocate(8).putInt(0).putInt(0).array());
-            assertThat(client.expect(RawH2.GOAWAY).lastStreamId()).isEqualTo(1);
+        try (MockServer server = http2().start(); H2Peer client = dial(server)) {
+            get(client, 1);
+            client.send(new GoAwayFrame(0, Http2ErrorCode.NO_ERROR, ""));
+            assertThat(expect(client, GoAwayFrame.class).lastStreamId()).isEqualTo(1);
             assertThat(server.awaitGoAwaysSent(1, WAIT)).as(server.describe()).isTrue();
             assertThat(server.goAways()).containsExactly(new GoAwayEvent(1, 0, "NO_ERROR", "client GOAWAY", true));
             assertThat(server.goAwaysBeforeClientClosed()).isZero();
@@ -92,8 +103,8 @@ class GoAwayCountingTest {
     @Test
     void aClientThatClosesItsSocketGetsNoGoAway() throws Exception {
         try (MockServer server = http2().start()) {
-            try (RawH2 client = new RawH2(server.port())) {
-                client.get(1);
+            try (H2Peer client = dial(server)) {
+                get(client, 1);
             }
             assertThat(server.awaitConnectionsClosed(WAIT)).isTrue();
             assertThat(server.goAwaysSent()).as(server.describe()).isZero();
@@ -137,5 +148,49 @@ class GoAwayCountingTest {
 
     private static MockServer.Builder http2() {
         return MockServer.builder().http2().respondWith(MockResponse.ofSize(2048));
+    }
+
+    /** An h2c connection to {@code server}: the preface and an empty SETTINGS sent. */
+    private static H2Peer dial(MockServer server) throws IOException {
+        return H2Peer.dial(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()));
+    }
+
+    /** {@code GET /} on {@code streamId}, then the frames up to the end of its response. */
+    private static void get(H2Peer client, int streamId) throws IOException {
+        client.send(client.request(streamId, "/", true));
+        while (true) {
+            Http2Frame frame = next(client);
+            boolean end = frame instanceof DataFrame data && data.endStream()
+                    || frame instanceof HeadersFrame headers && headers.endStream();
+            if (end && frame.streamId() == streamId) {
+                return;
+            }
+        }
+    }
+
+    /** The next frame other than SETTINGS (answered with an ACK) and WINDOW_UPDATE. */
+    private static Http2Frame next(H2Peer client) throws IOException {
+        while (true) {
+            Http2Frame frame = client.read();
+            if (frame == null) {
+                throw new AssertionError("the server closed before the frame the test waits for");
+            }
+            if (frame instanceof SettingsFrame settings) {
+                if (!settings.ack()) {
+                    client.send(SettingsFrame.ACK);
+                }
+            } else if (!(frame instanceof WindowUpdateFrame)) {
+                return frame;
+            }
+        }
+    }
+
+    /** Reads the next frame, which must be a {@code type}. */
+    private static <F extends Http2Frame> F expect(H2Peer client, Class<F> type) throws IOException {
+        Http2Frame frame = next(client);
+        if (!type.isInstance(frame)) {
+            throw new AssertionError("expected " + type.getSimpleName() + ", got " + frame);
+        }
+        return type.cast(frame);
     }
 }

@@ -65,20 +65,29 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         this.requests = new UpstreamRequests(builder.upstream, builder.forwardedHeaders);
     }
 
-    /** A proxy to {@code upstream} ({@code http://host:port} with an optional base path). */
+    /**
+     * {@return a proxy to {@code upstream} ({@code http://host:port} with an optional base path)}
+     *
+     * @param upstream the upstream's base URI
+     */
     public static Builder to(URI upstream) {
         return new Builder(upstream);
     }
 
+    /**
+     * {@return a builder of a proxy to {@code upstream}}
+     *
+     * @param upstream {@code http://host:port} or {@code https://...}, with an optional base path
+     */
     public static Builder to(String upstream) {
         return to(URI.create(upstream));
     }
 
     /**
-     * The builder of the client a proxy makes when given none, for a caller that wants it with one more option: every
-     * client default but these. {@link #UPSTREAM_DRAIN}; no read timeout, since a long poll or an event stream may
-     * stay silent (the downstream client's going away ends it instead); a 30 s response-header timeout, nginx's
-     * {@code proxy_read_timeout} for the head; no User-Agent of its own, so the downstream's passes unchanged.
+     * {@return the builder of the client a proxy makes when given none, for a caller that wants it with one more
+     * option: every client default but these} {@link #UPSTREAM_DRAIN}; no read timeout, since a long poll or an event
+     * stream may stay silent (the downstream client's going away ends it instead); a 30 s response-header timeout,
+     * nginx's {@code proxy_read_timeout} for the head; no User-Agent of its own, so the downstream's passes unchanged.
      */
     public static HttpClient.Builder clientBuilder() {
         return HttpClient.builder()
@@ -92,11 +101,12 @@ public final class ReverseProxy implements Handler, AutoCloseable {
         return clientBuilder().build();
     }
 
-    /** The proxy's client's counters: connections opened to the upstream, reuse, drains. */
+    /** {@return the proxy's client's counters: connections opened to the upstream, reuse, drains} */
     public ClientStats stats() {
         return client.stats();
     }
 
+    /** {@return the upstream's base URI} */
     public URI upstream() {
         return upstream;
     }
@@ -239,6 +249,9 @@ public final class ReverseProxy implements Handler, AutoCloseable {
          * Default: a client of the proxy's own (no read timeout, a 30 s response-header timeout, no User-Agent),
          * closed with the proxy. Pass one to choose the drain policy, pool, TLS or h2c
          * ({@code http2PriorKnowledge}); it stays the caller's to close.
+         *
+         * @param client the client the proxy forwards with
+         * @return this builder
          */
         public Builder client(HttpClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -249,12 +262,16 @@ public final class ReverseProxy implements Handler, AutoCloseable {
          * Default true: add {@code X-Forwarded-For} (appended), {@code X-Forwarded-Host}, {@code X-Forwarded-Proto}
          * and {@code Forwarded} (appended), as Go's proxy and nginx setups do. False passes the client's own, if
          * any, untouched.
+         *
+         * @param add whether forwarding fields are added
+         * @return this builder
          */
         public Builder forwardedHeaders(boolean add) {
             this.forwardedHeaders = add;
             return this;
         }
 
+        /** {@return the proxy, a {@code Handler}; close it to close a client it made} */
         public ReverseProxy build() {
             return new ReverseProxy(this);
         }

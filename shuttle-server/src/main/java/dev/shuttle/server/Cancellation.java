@@ -28,14 +28,15 @@ public final class Cancellation {
     private Condition fired;
     /** Guarded by lock: actions and children to fire, null once fired or while none. */
     private List<Runnable> actions;
+    /** Guarded by lock, like {@link #actions}. */
     private List<Cancellation> children;
 
-    /** A signal that has not fired; for middleware and tests (the server makes each request's own). */
+    /** {@return a signal that has not fired; for middleware and tests (the server makes each request's own)} */
     public static Cancellation create() {
         return new Cancellation();
     }
 
-    /** A signal that never fires: the request of a handler called without a server. */
+    /** {@return a signal that never fires: the request of a handler called without a server} */
     public static Cancellation never() {
         return NEVER;
     }
@@ -43,16 +44,25 @@ public final class Cancellation {
     private Cancellation() {
     }
 
+    /** {@return whether it fired} */
     public boolean isCancelled() {
         return cause != null;
     }
 
-    /** Why it fired ({@link ClientGoneException} when the client went away), or null while it has not. */
+    /**
+     * Why it fired ({@link ClientGoneException} when the client went away), or null while it has not.
+     *
+     * @return the cause, or null
+     */
     public IOException cause() {
         return cause;
     }
 
-    /** Throws {@link #cause()} once fired: a check for loops that produce a response bit by bit. */
+    /**
+     * Throws {@link #cause()} once fired: a check for loops that produce a response bit by bit.
+     *
+     * @throws IOException the cause, once this fired
+     */
     public void throwIfCancelled() throws IOException {
         IOException why = cause;
         if (why != null) {
@@ -61,7 +71,11 @@ public final class Cancellation {
         }
     }
 
-    /** Waits until it fires. */
+    /**
+     * Waits until it fires.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
     public void await() throws InterruptedException {
         lock.lock();
         try {
@@ -73,7 +87,13 @@ public final class Cancellation {
         }
     }
 
-    /** Waits until it fires or {@code timeout} passes; true when it fired. */
+    /**
+     * Waits until it fires or {@code timeout} passes; true when it fired.
+     *
+     * @param timeout the longest wait
+     * @return whether it fired
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
     public boolean await(Duration timeout) throws InterruptedException {
         long nanos = timeout.toNanos();
         lock.lock();
@@ -102,6 +122,9 @@ public final class Cancellation {
      * Runs {@code action} when this fires, on a virtual thread (at once on one if it already fired). Closing the
      * returned registration forgets the action if it has not run; an action for a long-lived resource should be
      * forgotten when the handler no longer needs it.
+     *
+     * @param action what to do on cancellation; it must not block for long
+     * @return the registration; closing it forgets the action
      */
     public AutoCloseable onCancel(Runnable action) {
         Objects.requireNonNull(action, "action");
@@ -137,7 +160,11 @@ public final class Cancellation {
         }
     }
 
-    /** A signal that fires when this one does, and may also be fired on its own (by a timeout, say). */
+    /**
+     * A signal that fires when this one does, and may also be fired on its own (by a timeout, say).
+     *
+     * @return a new child signal
+     */
     public Cancellation child() {
         Cancellation child = new Cancellation();
         if (this == NEVER) {
@@ -166,6 +193,7 @@ public final class Cancellation {
      * Fires this signal (and its children) with {@code cause}, unless it already fired; wakes every waiter and starts
      * the actions. Never blocks and runs no user code on the calling thread, so the server calls it under its locks.
      *
+     * @param cause why, handed to waiters through {@link #cause()}
      * @return true when this call fired it
      */
     public boolean cancel(IOException cause) {

@@ -9,10 +9,21 @@ import java.io.IOException;
  * the server logs handler failures it causes at DEBUG.
  */
 public class ClientGoneException extends IOException {
+    /**
+     * The client went away.
+     *
+     * @param message what was going on, for logs
+     */
     public ClientGoneException(String message) {
         super(message);
     }
 
+    /**
+     * The client went away.
+     *
+     * @param message what was going on, for logs
+     * @param cause the I/O failure that showed it
+     */
     public ClientGoneException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -16,12 +16,17 @@ import dev.shuttle.transport.tls.TlsInfo;
  */
 @FunctionalInterface
 public interface ConnectionListener {
+    /** The listener that ignores every event: the server's default. */
     ConnectionListener NONE = (connection, from, to) -> {
     };
 
     /**
      * Called once per transition listed in {@link ConnectionState}; the first call for a connection has
      * {@code from == null, to == NEW}.
+     *
+     * @param connection the connection that changed state
+     * @param from the state it left; null for the first call
+     * @param to the state it entered
      */
     void onStateChange(ConnectionInfo connection, ConnectionState from, ConnectionState to);
 
@@ -29,6 +34,9 @@ public interface ConnectionListener {
      * A TLS handshake completed on {@code connection} (before its first request): protocol, cipher suite, ALPN
      * protocol, whether the session was resumed, and how long the handshake took. Failed handshakes are logged (one
      * line each) and the connection closes without a call here.
+     *
+     * @param connection the connection whose handshake completed
+     * @param tls what the handshake settled
      */
     default void onTlsHandshake(ConnectionInfo connection, TlsInfo tls) {
     }
@@ -37,6 +45,9 @@ public interface ConnectionListener {
      * The server sent GOAWAY on an HTTP/2 connection: it takes no stream above {@code goAway.lastStreamId()} and
      * will close once the others are done. In order with the connection's state changes (before its CLOSED); usually
      * after the frame left, at the earliest while it is being written.
+     *
+     * @param connection the HTTP/2 connection
+     * @param goAway the frame's last stream id, error code and whether the client had closed first
      */
     default void onGoAway(ConnectionInfo connection, GoAwayEvent goAway) {
     }

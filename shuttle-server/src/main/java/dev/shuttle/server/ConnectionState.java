@@ -5,12 +5,12 @@ package dev.shuttle.server;
  * {@link ServerStats}. Modelled on Go's {@code http.ConnState}, plus {@link #PARKED}.
  *
  * <pre>
- *   NEW --------> ACTIVE <-----------------+
+ *   NEW --------> ACTIVE &lt;-----------------+
  *    |            |    ^                   | bytes arrive
  *    |            v    | request buffered  |
  *    |           IDLE -+-------------> PARKED
  *    v            v                        v
- *   CLOSED <------+------------------------+     (ACTIVE -> CLOSED too)
+ *   CLOSED &lt;------+------------------------+     (ACTIVE -> CLOSED too)
  * </pre>
  *
  * Allowed transitions: NEW → ACTIVE | CLOSED; ACTIVE → IDLE | CLOSED; IDLE → ACTIVE | PARKED | CLOSED;

@@ -15,11 +15,16 @@ import java.util.Objects;
 public class ForwardingRequest implements Request {
     private final Request delegate;
 
+    /**
+     * A request forwarding every call to {@code delegate}.
+     *
+     * @param delegate the request to forward to
+     */
     public ForwardingRequest(Request delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The wrapped request. */
+    /** {@return the wrapped request} */
     public final Request delegate() {
         return delegate;
     }

@@ -14,11 +14,20 @@ import java.util.Objects;
 public class ForwardingResponse implements Response {
     private final Response delegate;
 
+    /**
+     * A response forwarding every call to {@code delegate}.
+     *
+     * @param delegate the response to forward to
+     */
     public ForwardingResponse(Response delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The wrapped response. */
+    /**
+     * The wrapped response.
+     *
+     * @return the response this one forwards to
+     */
     public final Response delegate() {
         return delegate;
     }

@@ -32,6 +32,10 @@ package dev.shuttle.server;
 public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrentStreams, int initialWindowSize,
                            int connectionWindowSize, int maxStreamResets, java.time.Duration resetWindow,
                            int maxControlFramesPerSecond) {
+    /**
+     * Checks the ranges: stream limit, stream window and budgets positive, the connection window at least RFC 9113's
+     * initial 65 535 bytes.
+     */
     public Http2Options {
         if (maxConcurrentStreams <= 0 || initialWindowSize <= 0 || connectionWindowSize < 65_535
                 || maxStreamResets <= 0 || resetWindow == null || resetWindow.isNegative() || resetWindow.isZero()
@@ -42,15 +46,21 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         }
     }
 
+    /** {@return HTTP/2 over TLS and h2c, with the defaults below} */
     public static Http2Options defaults() {
         return builder().build();
     }
 
-    /** HTTP/2 off: every connection speaks HTTP/1.1 (ALPN offers only {@code http/1.1}). */
+    /**
+     * HTTP/2 off: every connection speaks HTTP/1.1 (ALPN offers only {@code http/1.1}).
+     *
+     * @return options with HTTP/2 off
+     */
     public static Http2Options disabled() {
         return builder().enabled(false).build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -69,7 +79,12 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         private Builder() {
         }
 
-        /** Default true: Go, Jetty and Helidon serve HTTP/2 when TLS offers it. */
+        /**
+         * Default true: Go, Jetty and Helidon serve HTTP/2 when TLS offers it.
+         *
+         * @param enabled whether HTTP/2 is served at all
+         * @return this builder
+         */
         public Builder enabled(boolean enabled) {
             this.enabled = enabled;
             return this;
@@ -78,25 +93,43 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         /**
          * Default true: h2c costs nothing to offer (a preface is not valid HTTP/1.1, and an upgrade is the client's
          * request), and proxies and load generators (seed 001, h2load) speak it.
+         *
+         * @param cleartext whether h2c is served on plaintext ports
+         * @return this builder
          */
         public Builder cleartext(boolean cleartext) {
             this.cleartext = cleartext;
             return this;
         }
 
-        /** Default 128, as nginx and Jetty (Go 250, RFC 9113 recommends at least 100). */
+        /**
+         * Default 128, as nginx and Jetty (Go 250, RFC 9113 recommends at least 100).
+         *
+         * @param streams the most streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS)
+         * @return this builder
+         */
         public Builder maxConcurrentStreams(int streams) {
             this.maxConcurrentStreams = streams;
             return this;
         }
 
-        /** Default 1 MiB, Go's per-stream upload buffer: a fast upload does not wait for WINDOW_UPDATE round trips. */
+        /**
+         * Default 1 MiB, Go's per-stream upload buffer: a fast upload does not wait for WINDOW_UPDATE round trips.
+         *
+         * @param bytes each stream's receive window (SETTINGS_INITIAL_WINDOW_SIZE)
+         * @return this builder
+         */
         public Builder initialWindowSize(int bytes) {
             this.initialWindowSize = bytes;
             return this;
         }
 
-        /** Default 1 MiB, Go's per-connection upload buffer (Jetty 1 MiB too): the most one connection can park here. */
+        /**
+         * Default 1 MiB, Go's per-connection upload buffer (Jetty 1 MiB too): the most one connection can park here.
+         *
+         * @param bytes the connection's receive window
+         * @return this builder
+         */
         public Builder connectionWindowSize(int bytes) {
             this.connectionWindowSize = bytes;
             return this;
@@ -105,6 +138,10 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
         /**
          * Default 200 per 30 s, Netty's {@code Http2MaxRstFrameDecoder} defaults. Only resets the client's own
          * mistakes provoke count: a well-behaved client makes none, and a flood of malformed frames meets the limit.
+         *
+         * @param resets the most resets the client may provoke within {@code window}; one more closes the connection
+         * @param window the sliding window they are counted in
+         * @return this builder
          */
         public Builder maxStreamResets(int resets, java.time.Duration window) {
             this.maxStreamResets = resets;
@@ -117,12 +154,16 @@ public record Http2Options(boolean enabled, boolean cleartext, int maxConcurrent
          * Netty limits consecutive empty DATA frames. The frames counted are the ones no client needs to send at a
          * rate: what clients send per request (credit back for a body read or dropped, a new stream's window, a
          * PING beside responses) is never counted.
+         *
+         * @param frames the most counted frames per second; one more closes the connection with ENHANCE_YOUR_CALM
+         * @return this builder
          */
         public Builder maxControlFramesPerSecond(int frames) {
             this.maxControlFramesPerSecond = frames;
             return this;
         }
 
+        /** {@return the options} */
         public Http2Options build() {
             return new Http2Options(enabled, cleartext, maxConcurrentStreams, initialWindowSize, connectionWindowSize,
                     maxStreamResets, resetWindow, maxControlFramesPerSecond);

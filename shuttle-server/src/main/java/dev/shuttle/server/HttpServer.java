@@ -13,9 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import javax.net.ssl.SSLContext;
 
 /**
- * An HTTP/1.1 server, plaintext or over TLS: one virtual thread per active connection running the {@link Handler},
- * idle keep-alive connections parked without a thread (and without a buffer, TLS included) in a shared readiness
- * watcher.
+ * An HTTP/1.1 and HTTP/2 server, plaintext or over TLS (HTTP/2 by ALPN {@code h2}, or h2c on a plaintext port): one
+ * virtual thread per active HTTP/1.1 connection, and per HTTP/2 stream, running the {@link Handler}; idle keep-alive
+ * and HTTP/2 connections parked without a thread (and without a buffer, TLS included) in a shared readiness watcher.
  *
  * <pre>{@code
  * try (HttpServer server = HttpServer.builder()
@@ -64,11 +64,17 @@ public final class HttpServer implements AutoCloseable {
                 new Protocols(builder.http2));
     }
 
+    /** {@return a builder with every default but the handler} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Binds the address and starts accepting. Returns this server, for chaining. */
+    /**
+     * Binds the address and starts accepting. Returns this server, for chaining.
+     *
+     * @return this server, running
+     * @throws IOException when the address cannot be bound
+     */
     public HttpServer start() throws IOException {
         lifecycleLock.lock();
         try {
@@ -83,12 +89,12 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
-    /** The bound port (the ephemeral one when built with port 0). */
+    /** {@return the bound port (the ephemeral one when built with port 0)} */
     public int port() {
         return localAddress().getPort();
     }
 
-    /** The bound address; only after {@link #start()}. */
+    /** {@return the bound address; only after {@link #start()}} */
     public InetSocketAddress localAddress() {
         InetSocketAddress address = engine.localAddress();
         if (address == null) {
@@ -97,10 +103,12 @@ public final class HttpServer implements AutoCloseable {
         return address;
     }
 
+    /** {@return a snapshot of the server's counters} */
     public ServerStats stats() {
         return engine.stats();
     }
 
+    /** {@return whether the server accepts connections: started and not yet shut down} */
     public boolean isRunning() {
         lifecycleLock.lock();
         try {
@@ -122,7 +130,10 @@ public final class HttpServer implements AutoCloseable {
      * down, its connections go on finishing, and the next call (or one already waiting) takes the drain up again with
      * its own deadline.
      *
+     * @param deadline how long active requests may run on before their connections are closed
      * @return true when every connection finished before the deadline, false when some had to be cut off
+     * @throws InterruptedException when the calling thread is interrupted while it waits; the server keeps shutting
+     *     down
      */
     public boolean shutdown(Duration deadline) throws InterruptedException {
         long deadlineNanos = System.nanoTime() + deadline.toNanos();
@@ -208,13 +219,21 @@ public final class HttpServer implements AutoCloseable {
         /**
          * Default: the loopback address, so nothing is exposed by accident; pass the wildcard address
          * ({@code 0.0.0.0} or {@code ::}) to serve other machines.
+         *
+         * @param address the local address to bind
+         * @return this builder
          */
         public Builder address(InetAddress address) {
             this.address = Objects.requireNonNull(address, "address");
             return this;
         }
 
-        /** Like {@link #address(InetAddress)}, resolving {@code host} now. */
+        /**
+         * Like {@link #address(InetAddress)}, resolving {@code host} now.
+         *
+         * @param host a host name or address literal to bind
+         * @return this builder
+         */
         public Builder host(String host) {
             try {
                 return address(InetAddress.getByName(host));
@@ -223,7 +242,12 @@ public final class HttpServer implements AutoCloseable {
             }
         }
 
-        /** Default 0: an ephemeral port, read it back with {@link HttpServer#port()}. */
+        /**
+         * Default 0: an ephemeral port, read it back with {@link HttpServer#port()}.
+         *
+         * @param port the port, 0 for an ephemeral one
+         * @return this builder
+         */
         public Builder port(int port) {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port out of range: " + port);
@@ -235,6 +259,9 @@ public final class HttpServer implements AutoCloseable {
         /**
          * Default 1024 pending connections, between Go's (the kernel's somaxconn, 4096 on current Linux) and
          * the JDK's 50, which a burst of clients overflows.
+         *
+         * @param backlog the accept queue length
+         * @return this builder
          */
         public Builder backlog(int backlog) {
             if (backlog <= 0) {
@@ -244,25 +271,45 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
-        /** Required. */
+        /**
+         * Required.
+         *
+         * @param handler the handler of every request (often a {@code Router})
+         * @return this builder
+         */
         public Builder handler(Handler handler) {
             this.handler = Objects.requireNonNull(handler, "handler");
             return this;
         }
 
-        /** Default {@link ServerLimits#defaults()}. */
+        /**
+         * Default {@link ServerLimits#defaults()}.
+         *
+         * @param limits the request size limits
+         * @return this builder
+         */
         public Builder limits(ServerLimits limits) {
             this.limits = Objects.requireNonNull(limits, "limits");
             return this;
         }
 
-        /** Default {@link ServerTimeouts#defaults()}. */
+        /**
+         * Default {@link ServerTimeouts#defaults()}.
+         *
+         * @param timeouts the read, write, idle and handshake timeouts
+         * @return this builder
+         */
         public Builder timeouts(ServerTimeouts timeouts) {
             this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
             return this;
         }
 
-        /** Default {@link ConnectionListener#NONE}. */
+        /**
+         * Default {@link ConnectionListener#NONE}.
+         *
+         * @param listener receives each connection's state changes
+         * @return this builder
+         */
         public Builder connectionListener(ConnectionListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
@@ -272,6 +319,9 @@ public final class HttpServer implements AutoCloseable {
          * Default true: an idle keep-alive connection gives up its thread and read buffer and waits in the shared
          * readiness watcher. False keeps one virtual thread (blocked in a read) and a read buffer per idle
          * connection, as Helidon 4 and most thread-per-connection servers do; the lab uses it for comparison.
+         *
+         * @param parking whether idle connections give up their thread and buffer
+         * @return this builder
          */
         public Builder parking(boolean parking) {
             this.parking = parking;
@@ -284,6 +334,9 @@ public final class HttpServer implements AutoCloseable {
          * session cache. Keep-alive and parking work exactly as in plaintext; a plaintext request on the TLS port gets
          * a 400 that says so. {@code dev.shuttle.transport.tls.KeyMaterial} builds a context from PKCS#12 or PEM
          * files, {@code SelfSignedCertificate} one for tests.
+         *
+         * @param context the TLS context with the server's key and certificate
+         * @return this builder
          */
         public Builder tls(SSLContext context) {
             this.tls = Objects.requireNonNull(context, "context");
@@ -294,17 +347,26 @@ public final class HttpServer implements AutoCloseable {
          * Default {@link Http2Options#defaults()}: HTTP/2 over TLS (ALPN {@code h2}) and h2c (prior knowledge and
          * {@code Upgrade: h2c}), served by the same handler as HTTP/1.1; {@link Http2Options#disabled()} for HTTP/1.1
          * only.
+         *
+         * @param http2 the HTTP/2 options
+         * @return this builder
          */
         public Builder http2(Http2Options http2) {
             this.http2 = Objects.requireNonNull(http2, "http2");
             return this;
         }
 
+        /** {@return the server, not started yet} */
         public HttpServer build() {
             return new HttpServer(this);
         }
 
-        /** {@code build().start()}. */
+        /**
+         * {@code build().start()}.
+         *
+         * @return the running server
+         * @throws IOException when the address cannot be bound
+         */
         public HttpServer start() throws IOException {
             return build().start();
         }

@@ -17,10 +17,21 @@ import java.util.Objects;
  */
 @FunctionalInterface
 public interface Middleware {
-    /** Returns a handler that does this middleware's work around {@code next}. */
+    /**
+     * Returns a handler that does this middleware's work around {@code next}.
+     *
+     * @param next the handler to wrap
+     * @return the wrapping handler
+     */
     Handler wrap(Handler next);
 
-    /** {@code handler} wrapped by {@code middleware}, the first outermost: it sees the request first. */
+    /**
+     * {@code handler} wrapped by {@code middleware}, the first outermost: it sees the request first.
+     *
+     * @param handler the innermost handler
+     * @param middleware the middleware, outermost first
+     * @return the wrapped handler
+     */
     static Handler chain(Handler handler, List<? extends Middleware> middleware) {
         Objects.requireNonNull(handler, "handler");
         Handler wrapped = handler;

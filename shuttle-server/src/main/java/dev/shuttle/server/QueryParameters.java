@@ -17,6 +17,7 @@ import java.util.Set;
  * browsers do: a query parameter is data for the handler to judge, not a path the server resolves. Immutable.
  */
 public final class QueryParameters {
+    /** No parameters: the query of a request without one. */
     public static final QueryParameters EMPTY = new QueryParameters(Map.of());
 
     private final Map<String, List<String>> values;
@@ -25,12 +26,22 @@ public final class QueryParameters {
         this.values = values;
     }
 
-    /** Parses a raw query (without the {@code ?}), RFC 3986 decoding; null or empty gives {@link #EMPTY}. */
+    /**
+     * Parses a raw query (without the {@code ?}), RFC 3986 decoding; null or empty gives {@link #EMPTY}.
+     *
+     * @param rawQuery the query as sent, without the {@code ?}; may be null
+     * @return the parameters
+     */
     public static QueryParameters parse(String rawQuery) {
         return parse(rawQuery, false);
     }
 
-    /** Parses {@code application/x-www-form-urlencoded} text: as {@link #parse}, but {@code +} is a space. */
+    /**
+     * Parses {@code application/x-www-form-urlencoded} text: as {@link #parse}, but {@code +} is a space.
+     *
+     * @param encoded a form body or query as sent
+     * @return the parameters
+     */
     public static QueryParameters parseForm(String encoded) {
         return parse(encoded, true);
     }
@@ -59,31 +70,50 @@ public final class QueryParameters {
         return new QueryParameters(Collections.unmodifiableMap(values));
     }
 
-    /** The first value of {@code name}, or null when it is absent. */
+    /**
+     * {@return the first value of {@code name}, or null when it is absent}
+     *
+     * @param name the decoded parameter name
+     */
     public String first(String name) {
         List<String> all = values.get(name);
         return all == null ? null : all.getFirst();
     }
 
-    /** Every value of {@code name} in the order sent; empty when it is absent. */
+    /**
+     * Every value of {@code name} in the order sent; empty when it is absent.
+     *
+     * @param name the decoded parameter name
+     * @return the values, possibly empty
+     */
     public List<String> all(String name) {
         return values.getOrDefault(name, List.of());
     }
 
+    /**
+     * {@return whether parameter {@code name} is present, with or without a value}
+     *
+     * @param name the decoded parameter name
+     */
     public boolean contains(String name) {
         return values.containsKey(name);
     }
 
-    /** The names, in the order of their first appearance. */
+    /** {@return the names, in the order of their first appearance} */
     public Set<String> names() {
         return values.keySet();
     }
 
+    /** {@return whether there are no parameters} */
     public boolean isEmpty() {
         return values.isEmpty();
     }
 
-    /** Every name with its values, in order; unmodifiable. */
+    /**
+     * Every name with its values, in order; unmodifiable.
+     *
+     * @return the parameters by name
+     */
     public Map<String, List<String>> toMap() {
         return values;
     }

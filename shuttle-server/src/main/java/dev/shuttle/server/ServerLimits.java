@@ -30,6 +30,10 @@ public record ServerLimits(int maxRequestLineBytes,
                            long unreadBodyDiscardBytes,
                            int maxConnections) {
 
+    /**
+     * Checks the limits: the head limits positive, the body, trailer and discard limits and {@code maxConnections} 0 or
+     * more.
+     */
     public ServerLimits {
         if (maxRequestLineBytes <= 0 || maxHeadBytes <= 0 || maxHeaderCount <= 0 || maxChunkLineBytes <= 0
                 || maxTrailerBytes < 0 || maxRequestBodyBytes < 0 || unreadBodyDiscardBytes < 0 || maxConnections < 0) {
@@ -37,14 +41,17 @@ public record ServerLimits(int maxRequestLineBytes,
         }
     }
 
+    /** {@return the default limits} */
     public static ServerLimits defaults() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return a builder holding these limits, to change some} */
     public Builder toBuilder() {
         return new Builder()
                 .maxRequestLineBytes(maxRequestLineBytes)
@@ -77,6 +84,9 @@ public record ServerLimits(int maxRequestLineBytes,
         /**
          * Default 8 KiB: Jetty, Netty and Tomcat all bound the request line at
          * 8 KiB; longer URLs are answered 414, as RFC 9112 section 3 recommends supporting at least 8000 octets.
+         *
+         * @param bytes the longest request line
+         * @return this builder
          */
         public Builder maxRequestLineBytes(int bytes) {
             this.maxRequestLineBytes = bytes;
@@ -87,13 +97,21 @@ public record ServerLimits(int maxRequestLineBytes,
          * Default 16 KiB: twice Jetty's and Tomcat's 8 KiB, room for
          * cookie-heavy browsers, still small enough that a head fits one pooled read buffer. nginx allows 4 x 8 KiB
          * large header buffers, Go 1 MiB.
+         *
+         * @param bytes the largest request head, request line included
+         * @return this builder
          */
         public Builder maxHeadBytes(int bytes) {
             this.maxHeadBytes = bytes;
             return this;
         }
 
-        /** Default 100 fields, as Tomcat and Undertow. */
+        /**
+         * Default 100 fields, as Tomcat and Undertow.
+         *
+         * @param count the most header fields in a request
+         * @return this builder
+         */
         public Builder maxHeaderCount(int count) {
             this.maxHeaderCount = count;
             return this;
@@ -101,13 +119,21 @@ public record ServerLimits(int maxRequestLineBytes,
 
         /**
          * Default 4 KiB: chunk extensions are unused in practice; this only stops a peer from streaming one forever.
+         *
+         * @param bytes the longest chunk-size line
+         * @return this builder
          */
         public Builder maxChunkLineBytes(int bytes) {
             this.maxChunkLineBytes = bytes;
             return this;
         }
 
-        /** Default 16 KiB, the same budget as the head. */
+        /**
+         * Default 16 KiB, the same budget as the head.
+         *
+         * @param bytes the largest trailer section
+         * @return this builder
+         */
         public Builder maxTrailerBytes(int bytes) {
             this.maxTrailerBytes = bytes;
             return this;
@@ -118,6 +144,9 @@ public record ServerLimits(int maxRequestLineBytes,
          * bodies (200 KB / 2 MiB), nginx's client_max_body_size is 1 MiB. A streaming handler never buffers the body,
          * so a limit mainly stops a client from holding a connection and a handler busy forever; 10 MiB passes
          * ordinary uploads and API payloads and is easy to raise (use {@code Long.MAX_VALUE} for none).
+         *
+         * @param bytes the largest request body
+         * @return this builder
          */
         public Builder maxRequestBodyBytes(long bytes) {
             this.maxRequestBodyBytes = bytes;
@@ -127,6 +156,9 @@ public record ServerLimits(int maxRequestLineBytes,
         /**
          * Default 256 KiB, Go's net/http {@code maxPostHandlerReadBytes}: reading that much costs less than a new
          * connection, and a client rarely sends more to a handler that did not want it.
+         *
+         * @param bytes the most unread body the server reads and throws away to keep a connection
+         * @return this builder
          */
         public Builder unreadBodyDiscardBytes(long bytes) {
             this.unreadBodyDiscardBytes = bytes;
@@ -137,12 +169,16 @@ public record ServerLimits(int maxRequestLineBytes,
          * Default 0, no limit (as Go, Jetty and Netty): an idle connection here costs a few hundred bytes and no
          * thread, so the operating system's file-descriptor limit is the natural bound. Tomcat's NIO connector uses
          * 8192.
+         *
+         * @param connections the most open connections, 0 for no limit
+         * @return this builder
          */
         public Builder maxConnections(int connections) {
             this.maxConnections = connections;
             return this;
         }
 
+        /** {@return the limits} */
         public ServerLimits build() {
             return new ServerLimits(maxRequestLineBytes, maxHeadBytes, maxHeaderCount, maxChunkLineBytes,
                     maxTrailerBytes, maxRequestBodyBytes, unreadBodyDiscardBytes, maxConnections);

@@ -22,6 +22,7 @@ import java.util.Objects;
 public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration idle, Duration write,
                              Duration tlsHandshake) {
 
+    /** Checks that every timeout is positive. */
     public ServerTimeouts {
         requirePositive(headerRead, "headerRead");
         requirePositive(bodyRead, "bodyRead");
@@ -37,14 +38,17 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
         }
     }
 
+    /** {@return the default timeouts} */
     public static ServerTimeouts defaults() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return a builder holding these timeouts, to change some} */
     public Builder toBuilder() {
         return new Builder().headerRead(headerRead).bodyRead(bodyRead).idle(idle).write(write)
                 .tlsHandshake(tlsHandshake);
@@ -66,6 +70,9 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
          * linters flag) and of Apache httpd's mod_reqtimeout ({@code header=20-40,MinRate=500}); nginx's
          * {@code client_header_timeout} is 60 s. Real clients send a head in one packet, so 10 s only stops the idle
          * trickle of slowloris.
+         *
+         * @param timeout the longest a request head may take to arrive
+         * @return this builder
          */
         public Builder headerRead(Duration timeout) {
             this.headerRead = timeout;
@@ -76,6 +83,9 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
          * Default 30 s: Jetty's idle timeout (30 s) is what bounds a stalled body read there; Tomcat's
          * connectionTimeout is 60 s (20 s in its shipped server.xml); nginx's {@code client_body_timeout} (between two
          * reads) is 60 s.
+         *
+         * @param timeout the longest wait for the next body bytes
+         * @return this builder
          */
         public Builder bodyRead(Duration timeout) {
             this.bodyRead = timeout;
@@ -86,13 +96,21 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
          * Default 60 s: nginx keeps idle keep-alive connections 75 s, Go's IdleTimeout falls back to ReadTimeout
          * (none by default), Jetty 30 s. Clients (Go 90 s, JDK 30 s, OkHttp 5 min) reuse for as long as the server
          * allows, and a parked connection here costs no thread, so a longer window buys reuse cheaply.
+         *
+         * @param timeout how long an idle connection is kept
+         * @return this builder
          */
         public Builder idle(Duration timeout) {
             this.idle = timeout;
             return this;
         }
 
-        /** Default 30 s, as Jetty's idle timeout for a blocked write and nginx's {@code send_timeout} (60 s) halved. */
+        /**
+         * Default 30 s, as Jetty's idle timeout for a blocked write and nginx's {@code send_timeout} (60 s) halved.
+         *
+         * @param timeout the longest a write may make no progress
+         * @return this builder
+         */
         public Builder write(Duration timeout) {
             this.write = timeout;
             return this;
@@ -102,12 +120,16 @@ public record ServerTimeouts(Duration headerRead, Duration bodyRead, Duration id
          * Default 10 s: Go bounds the handshake by its read deadlines (the header timeout, when set), Jetty by its
          * 30 s idle timeout, nginx by {@code ssl_handshake_timeout} 60 s. A handshake is two round trips and some
          * milliseconds of CPU, so 10 s only stops clients that open a connection and stall, each holding a thread.
+         *
+         * @param timeout the longest a TLS handshake may take
+         * @return this builder
          */
         public Builder tlsHandshake(Duration timeout) {
             this.tlsHandshake = timeout;
             return this;
         }
 
+        /** {@return the timeouts} */
         public ServerTimeouts build() {
             return new ServerTimeouts(headerRead, bodyRead, idle, write, tlsHandshake);
         }

@@ -11,9 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code maxPooled} free buffers (a burst's worth); the rest are left to the garbage collector. Thread-safe, never
  * blocks.
  *
- * <p>Lock-free: every exchange takes and returns buffers, and with many concurrent requests a lock here (an
- * ArrayBlockingQueue's) was contended often enough that virtual threads parked on it, each park costing far more than
- * the few nanoseconds the lock is held. Free buffers sit in slots claimed and filled by compare-and-set, scanning from
+ * <p>Lock-free, because every exchange takes and returns buffers, and a virtual thread parked on a contended lock
+ * here would cost far more than the moment the lock is held. Free buffers sit in slots claimed and filled by compare-and-set, scanning from
  * the first slot, so they gather at the front and a scan usually ends at once. A scan that misses a buffer being
  * returned at that moment allocates a new one, and a return that finds every slot full drops its buffer: both only
  * cost memory the bound already allows.

@@ -9,10 +9,9 @@ import java.util.function.Consumer;
  * for any clock that does not wrap within a run (HotSpot's counts from boot). Not thread-safe: owned by the
  * readiness watcher thread.
  *
- * <p>A binary min-heap whose entries know their own slot, so {@link #remove} needs no search. Intrusive on purpose:
- * every parked connection has an entry, and a {@code TreeSet} node (40 bytes) plus the tie-breaking sequence number it
- * needed (8 bytes) cost more than the rest of the entry; here an entry costs its two fields and one array slot.
- * Entries with equal deadlines are both kept, in no particular order between them.
+ * <p>A binary min-heap whose entries know their own slot, so {@link #remove} needs no search. Intrusive because every
+ * parked connection has an entry: it costs its two fields and one array slot, with no tree node and no tie-breaking
+ * sequence number. Entries with equal deadlines are both kept, in no particular order between them.
  *
  * @param <T> what carries a deadline
  */

@@ -26,9 +26,9 @@ import java.util.function.LongSupplier;
  * after {@link #releaseBuffers()}.
  *
  * <p>Memory: a parked connection keeps its transport, so it holds nothing it can make again. The socket adaptor is
- * made by the first blocking read (the JDK then keeps it with the channel: 80 bytes), and its input stream (40 bytes)
- * by the first blocking read after each park; a connection whose reads never had to wait (the whole request there
- * when it looked, as for most small requests) never makes either.
+ * made by the first blocking read (the JDK then keeps it with the channel), and its input stream by the first
+ * blocking read after each park; a connection whose reads never had to wait (the whole request there when it looked,
+ * as for most small requests) never makes either.
  *
  * <p>Threads: one thread reads at a time, one thread writes at a time (HTTP/2 serialises its writers itself); a read
  * and a write may run concurrently. {@link #close()}, the counters and {@link #writeStartedNanos()} are safe from any

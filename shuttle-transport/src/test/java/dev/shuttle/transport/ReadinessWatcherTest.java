@@ -480,8 +480,8 @@ class ReadinessWatcherTest {
 
     @Test
     void selectTimeoutFollowsTheNextDeadline() {
-        assertThat(ReadinessWatcher.selectTimeoutMillis(DeadlineQueue.NONE, 0)).isZero();
-        assertThat(ReadinessWatcher.selectTimeoutMillis(TimeUnit.MILLISECONDS.toNanos(250), 0)).isEqualTo(250);
-        assertThat(ReadinessWatcher.selectTimeoutMillis(1, 0)).isEqualTo(1); // never 0, which would block forever
+        assertThat(WatcherLoop.selectTimeoutMillis(DeadlineQueue.NONE, 0)).isZero();
+        assertThat(WatcherLoop.selectTimeoutMillis(TimeUnit.MILLISECONDS.toNanos(250), 0)).isEqualTo(250);
+        assertThat(WatcherLoop.selectTimeoutMillis(1, 0)).isEqualTo(1); // never 0, which would block forever
     }
 }

@@ -11,6 +11,7 @@ import java.util.Objects;
  * arrived (RFC 9110 section 5.3). Lookups are linear: heads have tens of fields, where a scan beats hashing.
  */
 public final class Headers {
+    /** No fields. */
     public static final Headers EMPTY = new Headers(new String[0]);
 
     /** name0, value0, name1, value1, ... */
@@ -20,7 +21,12 @@ public final class Headers {
         this.namesAndValues = namesAndValues;
     }
 
-    /** Builds from alternating names and values: {@code Headers.of("Host", "a", "Accept", "*&#47;*")}. */
+    /**
+     * Builds from alternating names and values: {@code Headers.of("Host", "a", "Accept", "*&#47;*")}.
+     *
+     * @param namesAndValues names and values, alternating
+     * @return the headers
+     */
     public static Headers of(String... namesAndValues) {
         if (namesAndValues.length % 2 != 0) {
             throw new IllegalArgumentException("expected name/value pairs, got " + namesAndValues.length + " strings");
@@ -32,29 +38,46 @@ public final class Headers {
         return builder.build();
     }
 
+    /** {@return an empty builder} */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** {@return the number of fields (field lines), repeated names counted each time} */
     public int size() {
         return namesAndValues.length / 2;
     }
 
+    /** {@return whether there are no fields} */
     public boolean isEmpty() {
         return namesAndValues.length == 0;
     }
 
+    /**
+     * {@return the name of field {@code index}, as sent}
+     *
+     * @param index from 0 to {@link #size()} - 1
+     */
     public String name(int index) {
         Objects.checkIndex(index, size());
         return namesAndValues[2 * index];
     }
 
+    /**
+     * {@return the value of field {@code index}}
+     *
+     * @param index from 0 to {@link #size()} - 1
+     */
     public String value(int index) {
         Objects.checkIndex(index, size());
         return namesAndValues[2 * index + 1];
     }
 
-    /** The first value of {@code name}, or null. */
+    /**
+     * {@return the first value of {@code name}, or null}
+     *
+     * @param name a field name, case-insensitive
+     */
     public String first(String name) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (namesAndValues[i].equalsIgnoreCase(name)) {
@@ -64,7 +87,12 @@ public final class Headers {
         return null;
     }
 
-    /** Every value of {@code name}, in order. */
+    /**
+     * Every value of {@code name}, in order.
+     *
+     * @param name a field name, case-insensitive
+     * @return the values, possibly empty
+     */
     public List<String> all(String name) {
         List<String> values = null;
         for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -78,6 +106,11 @@ public final class Headers {
         return values == null ? List.of() : Collections.unmodifiableList(values);
     }
 
+    /**
+     * {@return how many fields are named {@code name}}
+     *
+     * @param name a field name, case-insensitive
+     */
     public int count(String name) {
         int count = 0;
         for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -88,6 +121,11 @@ public final class Headers {
         return count;
     }
 
+    /**
+     * {@return whether a field named {@code name} is present}
+     *
+     * @param name a field name, case-insensitive
+     */
     public boolean contains(String name) {
         return first(name) != null;
     }
@@ -95,6 +133,10 @@ public final class Headers {
     /**
      * True when a comma-separated list header (e.g. {@code Connection}, {@code Transfer-Encoding}) carries
      * {@code token}, compared case-insensitively, across all its field lines.
+     *
+     * @param name a field name, case-insensitive
+     * @param token the token sought
+     * @return whether a field of that name lists {@code token}
      */
     public boolean containsToken(String name, String token) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -110,6 +152,7 @@ public final class Headers {
         return false;
     }
 
+    /** {@return a builder holding these fields, to make a changed copy} */
     public Builder toBuilder() {
         Builder builder = new Builder();
         builder.namesAndValues.addAll(Arrays.asList(namesAndValues));
@@ -142,7 +185,13 @@ public final class Headers {
         private Builder() {
         }
 
-        /** Appends a field; names and values are checked against RFC 9110's token and field-value grammar. */
+        /**
+         * Appends a field; names and values are checked against RFC 9110's token and field-value grammar.
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder add(String name, String value) {
             FieldSyntax.requireValidName(name);
             FieldSyntax.requireValidValue(name, value);
@@ -151,12 +200,24 @@ public final class Headers {
             return this;
         }
 
-        /** Removes every field named {@code name}, then adds it once. */
+        /**
+         * Removes every field named {@code name}, then adds it once.
+         *
+         * @param name the field name
+         * @param value the field value
+         * @return this builder
+         */
         public Builder set(String name, String value) {
             remove(name);
             return add(name, value);
         }
 
+        /**
+         * Removes every field named {@code name}.
+         *
+         * @param name the field name, case-insensitive
+         * @return this builder
+         */
         public Builder remove(String name) {
             for (int i = namesAndValues.size() - 2; i >= 0; i -= 2) {
                 if (namesAndValues.get(i).equalsIgnoreCase(name)) {
@@ -167,10 +228,12 @@ public final class Headers {
             return this;
         }
 
+        /** {@return the number of fields so far} */
         public int size() {
             return namesAndValues.size() / 2;
         }
 
+        /** {@return the headers} */
         public Headers build() {
             return namesAndValues.isEmpty() ? EMPTY : new Headers(namesAndValues.toArray(new String[0]));
         }

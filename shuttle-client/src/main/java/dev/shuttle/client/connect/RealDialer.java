@@ -5,7 +5,7 @@ import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Origin;
 import dev.shuttle.client.http1.Http1Connection;
 import dev.shuttle.client.http2.Http2Connection;
-import dev.shuttle.client.http2.Http2Options;
+import dev.shuttle.client.http2.Http2ConnectionConfig;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.dns.AddressLiterals;
 import dev.shuttle.client.dns.AddressRace;
@@ -55,7 +55,7 @@ public final class RealDialer implements Dialer {
     private final ReadinessWatcher watcher;
     private final LongSupplier clock;
     private final AtomicLong ids = new AtomicLong();
-    private final Http2Options http2;
+    private final Http2ConnectionConfig http2;
     private final Tunnels tunnels;
     private final AddressRace race;
 
@@ -66,7 +66,7 @@ public final class RealDialer implements Dialer {
         this.limits = settings.http1Limits();
         this.watcher = watcher;
         this.clock = settings.nanoClock();
-        this.http2 = Http2Options.of(settings.limits(), settings.http2PingInterval() == null ? 0
+        this.http2 = Http2ConnectionConfig.of(settings.limits(), settings.http2PingInterval() == null ? 0
                 : settings.http2PingInterval().toMillis());
         this.tunnels = new Tunnels(this, settings, buffers, tunnelAuthenticator);
         this.race = new AddressRace(RealDialer::tcp, scheduler, RealDialer::explain);

@@ -295,7 +295,13 @@ final class FrameReceiver {
 
     private void onSettings(SettingsFrame frame) throws IOException {
         if (frame.ack()) {
-            return; // our settings need nothing on acknowledgement: we never lower a limit later
+            connection.lock.lock();
+            try {
+                connection.streams.receiveWindows.settingsAcknowledged();
+            } finally {
+                connection.lock.unlock();
+            }
+            return;
         }
         long maxStreams;
         boolean streamsChanged;

@@ -53,7 +53,7 @@ public final class Http2Connection implements ProtocolConnection {
     final Transport transport;
     final BufferPool buffers;
     final LongSupplier clock;
-    final Http2Options options;
+    final Http2ConnectionConfig options;
     final ReentrantLock lock = new ReentrantLock();
     final WriterThread writer;
     final Http2Streams streams;
@@ -86,7 +86,7 @@ public final class Http2Connection implements ProtocolConnection {
     static final int INITIAL_CAPACITY = 100;
 
     public Http2Connection(long id, Origin origin, Transport transport, BufferPool buffers, ReadinessWatcher watcher,
-                           LongSupplier clock, Http2Options options) {
+                           LongSupplier clock, Http2ConnectionConfig options) {
         this.id = id;
         this.origin = origin;
         this.authority = origin.authority();

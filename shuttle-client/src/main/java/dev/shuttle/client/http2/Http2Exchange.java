@@ -74,12 +74,12 @@ final class Http2Exchange implements ExchangeCodec {
         boolean stopped = false; // the server answered first: the body did not go out whole
         try {
             if (hasBody && (!ClientFields.expectsContinue(request) || awaitContinue())) {
-                try (Http2RequestBody out = new Http2RequestBody(connection, stream, this, context.scheduler(),
+                try (Http2Upload out = new Http2Upload(connection, stream, this, context.scheduler(),
                         ClientSettings.nanos(settings.writeTimeout()))) {
                     try {
                         body.writeTo(out);
                         out.finish(body.contentLength());
-                    } catch (Http2RequestBody.Refused refused) {
+                    } catch (Http2Upload.Refused refused) {
                         // the server answered first: its answer is what the caller gets
                     }
                     stopped = out.stopped();

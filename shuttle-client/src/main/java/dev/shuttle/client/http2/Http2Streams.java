@@ -47,7 +47,7 @@ final class Http2Streams {
     /** Guarded by lock: a PING was queued to wake a reader blocked in a read on a connection that went quiet. */
     private boolean wakePingQueued;
 
-    Http2Streams(Http2Connection connection, ReentrantLock lock, WriterThread writer, Http2Options options) {
+    Http2Streams(Http2Connection connection, ReentrantLock lock, WriterThread writer, Http2ConnectionConfig options) {
         this.connection = connection;
         this.lock = lock;
         this.writer = writer;

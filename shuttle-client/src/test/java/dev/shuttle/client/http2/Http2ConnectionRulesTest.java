@@ -6,14 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
-import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.GoAwayFrame;
-import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
+import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -30,12 +31,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * GOAWAY, frames on streams the client never opened.
  */
 class Http2ConnectionRulesTest {
-    private ScriptedH2Peer peer;
+    private H2PeerListener peer;
     private HttpClient client;
 
     @BeforeEach
     void start() throws Exception {
-        peer = new ScriptedH2Peer();
+        peer = new H2PeerListener();
         client = HttpClient.builder().http2PriorKnowledge(true).build();
     }
 
@@ -48,17 +49,17 @@ class Http2ConnectionRulesTest {
     /** Two requests on one connection whose responses have begun: streams 1 and 3 are open. */
     private OpenStreams openTwoStreams() throws Exception {
         CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest a = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest a = conn.expectRequest();
         CompletableFuture<Response> second = client.sendAsync(Request.get(peer.url("/second")));
-        ScriptedH2Peer.ReceivedRequest b = conn.expectRequest();
+        H2Peer.ReceivedRequest b = conn.expectRequest();
         assertThat(b.streamId()).isEqualTo(3);
         conn.sendHeaders(a.streamId(), 200, Headers.of("content-length", "10"), false);
         conn.sendHeaders(b.streamId(), 200, Headers.of("content-length", "10"), false);
         return new OpenStreams(conn, first.get(5, TimeUnit.SECONDS), second.get(5, TimeUnit.SECONDS));
     }
 
-    private record OpenStreams(ScriptedH2Peer.Conn conn, Response first, Response second) {
+    private record OpenStreams(H2Peer conn, Response first, Response second) {
     }
 
     @Test
@@ -80,7 +81,7 @@ class Http2ConnectionRulesTest {
         HEADERS_ABOVE_THE_HIGHEST, HEADERS_ON_AN_EVEN_ID, DATA_ABOVE_THE_HIGHEST, RST_STREAM_ABOVE_THE_HIGHEST,
         RST_STREAM_ON_AN_EVEN_ID, WINDOW_UPDATE_ABOVE_THE_HIGHEST, WINDOW_UPDATE_ON_AN_EVEN_ID;
 
-        void sendOn(ScriptedH2Peer.Conn conn) throws IOException {
+        void sendOn(H2Peer conn) throws IOException {
             switch (this) {
                 case HEADERS_ABOVE_THE_HIGHEST -> conn.sendHeaders(5, 200, Headers.EMPTY, true);
                 case HEADERS_ON_AN_EVEN_ID -> conn.sendHeaders(2, 200, Headers.EMPTY, true);
@@ -125,7 +126,7 @@ class Http2ConnectionRulesTest {
     void paddedDataThatBreaksTheContentLengthGivesItsWholeLengthBackToTheConnection() throws Exception {
         int frameLength = 16_384; // 16 128 data octets, the Pad Length octet and 255 of padding
         int frames = (8 << 20) / frameLength;
-        ScriptedH2Peer.Conn conn = null;
+        H2Peer conn = null;
         for (int i = 0; i < frames; i++) {
             CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/padded/" + i)));
             if (conn == null) {
@@ -155,7 +156,7 @@ class Http2ConnectionRulesTest {
     }
 
     /** The next request's stream id, skipping the resets and credit the client sends meanwhile. */
-    private static int nextRequest(ScriptedH2Peer.Conn conn) throws IOException {
+    private static int nextRequest(H2Peer conn) throws IOException {
         while (true) {
             Http2Frame frame = conn.nextRaw();
             if (frame instanceof dev.shuttle.wire.http2.HeadersFrame headers) {
@@ -172,13 +173,13 @@ class Http2ConnectionRulesTest {
      */
     @Test
     void aServerFloodingPingsWhileReadingNothingLosesItsConnectionAndNoOtherOne() throws Exception {
-        try (ScriptedH2Peer flooder = new ScriptedH2Peer(4096)) {
+        try (H2PeerListener flooder = new H2PeerListener(4096)) {
             CompletableFuture<Response> other = client.sendAsync(Request.get(peer.url("/other")));
-            ScriptedH2Peer.Conn otherConn = peer.accept();
+            H2Peer otherConn = peer.accept();
             int otherStream = otherConn.expectRequest().streamId();
 
             CompletableFuture<Response> flooded = client.sendAsync(Request.get(flooder.url("/flooded")));
-            ScriptedH2Peer.Conn conn = flooder.accept();
+            H2Peer conn = flooder.accept();
             conn.expectRequest();
             long max = 2_000_000;
             long sent = conn.floodPings(1000, max);

@@ -8,13 +8,14 @@ import dev.shuttle.client.CompletedResponse;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
-import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Frame;
 import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -30,13 +31,13 @@ class Http2EarlyResponseTest {
 
     @Test
     void aStreamingRefusalStopsTheUploadAndItsBodyIsRead() throws Exception {
-        try (ScriptedH2Peer peer = new ScriptedH2Peer();
+        try (H2PeerListener peer = new H2PeerListener();
              HttpClient client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(HttpClient.NO_TIMEOUT)
                      .build()) {
             Request upload = Request.newBuilder(peer.url("/")).POST(BodyPublisher.ofBytes(new byte[16 * MIB]))
                     .build();
             CompletableFuture<Response> call = client.sendAsync(upload);
-            ScriptedH2Peer.Conn conn = peer.accept();
+            H2Peer conn = peer.accept();
             int stream = conn.expectRequest().streamId();
             // The client fills the initial 64 KiB window and waits for more, which never comes.
             long received = 0;
@@ -58,7 +59,7 @@ class Http2EarlyResponseTest {
         }
     }
 
-    private static RstStreamFrame nextReset(ScriptedH2Peer.Conn conn) throws Exception {
+    private static RstStreamFrame nextReset(H2Peer conn) throws Exception {
         while (true) {
             Http2Frame frame = conn.nextRaw();
             if (frame instanceof DataFrame data) {
@@ -90,14 +91,14 @@ class Http2EarlyResponseTest {
 
     @Test
     void expectContinueWaitsForTheServerAndARefusalSendsNoBody() throws Exception {
-        try (ScriptedH2Peer peer = new ScriptedH2Peer();
+        try (H2PeerListener peer = new H2PeerListener();
              HttpClient client = HttpClient.builder().http2PriorKnowledge(true)
                      .expectContinueTimeout(Duration.ofSeconds(30)).build()) {
             Request hello = Request.newBuilder(peer.url("/")).POST(BodyPublisher.ofString("hello"))
                     .expectContinue(true).build();
             CompletableFuture<CompletedResponse<String>> first = client.sendAsync(hello, BodyHandler.ofString());
-            ScriptedH2Peer.Conn conn = peer.accept();
-            ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+            H2Peer conn = peer.accept();
+            H2Peer.ReceivedRequest request = conn.expectRequest();
             assertThat(request.fields()).containsEntry("expect", "100-continue");
             assertThat(request.endStream()).isFalse();
             conn.sendHeaders(request.streamId(), 100, Headers.EMPTY, false);
@@ -106,7 +107,7 @@ class Http2EarlyResponseTest {
             assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("got it");
 
             CompletableFuture<CompletedResponse<String>> refused = client.sendAsync(hello, BodyHandler.ofString());
-            ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+            H2Peer.ReceivedRequest second = conn.expectRequest();
             conn.respond(second.streamId(), 401, "no");
             assertThat(refused.get(10, TimeUnit.SECONDS).status()).isEqualTo(401);
             RstStreamFrame reset = nextReset(conn);

@@ -13,7 +13,6 @@ import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
 import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.RecordingTrace;
-import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.client.testing.StagedHook;
 import dev.shuttle.client.testing.ThreadDump;
 import dev.shuttle.wire.Headers;
@@ -23,10 +22,12 @@ import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -41,13 +42,13 @@ import org.junit.jupiter.api.Test;
  * PING while parked, and works again.
  */
 class Http2FaultsTest {
-    private ScriptedH2Peer peer;
+    private H2PeerListener peer;
     private RecordingTrace trace;
     private HttpClient client;
 
     @BeforeEach
     void start() throws Exception {
-        peer = new ScriptedH2Peer();
+        peer = new H2PeerListener();
         trace = new RecordingTrace();
         client = HttpClient.builder().http2PriorKnowledge(true).trace(trace).build();
     }
@@ -71,9 +72,9 @@ class Http2FaultsTest {
     }
 
     /** A first request, answered "one"; then the connection parks with no thread. Returns the peer's connection. */
-    private ScriptedH2Peer.Conn answerOneRequestAndAwaitParked() throws Exception {
+    private H2Peer answerOneRequestAndAwaitParked() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
-        ScriptedH2Peer.Conn conn = peer.accept();
+        H2Peer conn = peer.accept();
         conn.respond(conn.expectRequest().streamId(), 200, "one");
         try (Response r = call.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("one");
@@ -92,18 +93,18 @@ class Http2FaultsTest {
     @Test
     void streamsAboveGoAwayAreRetriedOnANewConnectionWhileTheOthersFinish() throws Exception {
         CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
-        ScriptedH2Peer.Conn conn1 = peer.accept();
-        ScriptedH2Peer.ReceivedRequest a = conn1.expectRequest();
+        H2Peer conn1 = peer.accept();
+        H2Peer.ReceivedRequest a = conn1.expectRequest();
         // A POST: not idempotent, yet retried, because GOAWAY proves the server never processed it.
         CompletableFuture<Response> second = client.sendAsync(Request.newBuilder(peer.url("/second"))
                 .POST(BodyPublisher.ofString("x")).build());
-        ScriptedH2Peer.ReceivedRequest b = conn1.expectRequest();
+        H2Peer.ReceivedRequest b = conn1.expectRequest();
         assertThat(b.streamId()).isGreaterThan(a.streamId());
         conn1.send(new GoAwayFrame(a.streamId(), Http2ErrorCode.NO_ERROR, "going away"));
         conn1.respond(a.streamId(), 200, "first");
 
-        ScriptedH2Peer.Conn conn2 = peer.accept();
-        ScriptedH2Peer.ReceivedRequest retried = conn2.expectRequest();
+        H2Peer conn2 = peer.accept();
+        H2Peer.ReceivedRequest retried = conn2.expectRequest();
         assertThat(retried.fields()).containsEntry(":path", "/second").containsEntry(":method", "POST");
         assertThat(conn2.expectBody(retried.streamId())).isEqualTo(1);
         conn2.respond(retried.streamId(), 201, "second");
@@ -123,10 +124,10 @@ class Http2FaultsTest {
     void refusedStreamIsRetriedOnTheSameConnection() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.newBuilder(peer.url("/refused"))
                 .POST(BodyPublisher.ofString("body")).build());
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest refused = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest refused = conn.expectRequest();
         conn.send(new RstStreamFrame(refused.streamId(), Http2ErrorCode.REFUSED_STREAM));
-        ScriptedH2Peer.ReceivedRequest again = conn.expectRequestAfterData();
+        H2Peer.ReceivedRequest again = conn.expectRequestAfterData();
         while (true) { // the retried stream's body
             DataFrame data = conn.expect(DataFrame.class);
             if (data.streamId() == again.streamId() && data.endStream()) {
@@ -148,8 +149,8 @@ class Http2FaultsTest {
     @Test
     void closingAnUnreadBodyResetsItsStreamAndKeepsTheConnection() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/big")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "1000000"), false);
         conn.sendData(request.streamId(), new byte[3 * 16_384], false);
         Response response = call.get(5, TimeUnit.SECONDS);
@@ -166,7 +167,7 @@ class Http2FaultsTest {
         assertThat(client.stats().drains(DrainOutcome.RESET_STREAM)).isEqualTo(1);
 
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
-        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        H2Peer.ReceivedRequest second = conn.expectRequest();
         conn.respond(second.streamId(), 200, "same connection");
         try (Response r = next.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("same connection");
@@ -180,8 +181,8 @@ class Http2FaultsTest {
     @Test
     void closingTheLastUnreadBodyWakesTheBlockedReaderWithAPingAndTheConnectionParks() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/big")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "1000000"), false);
         Response response = call.get(5, TimeUnit.SECONDS);
         Http2Connection connection = onlyConnection();
@@ -210,8 +211,8 @@ class Http2FaultsTest {
                 .timeout(Duration.ofMillis(700))
                 .build();
         CompletableFuture<Response> call = client.sendAsync(upload);
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         long received = 0;
         while (received < 65_535) { // the default stream window, and no WINDOW_UPDATE from this peer
             received += conn.expect(DataFrame.class).data().remaining();
@@ -229,7 +230,7 @@ class Http2FaultsTest {
 
         // The connection survived: a GET (no body, so no window needed) goes over it.
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/after")));
-        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        H2Peer.ReceivedRequest second = conn.expectRequest();
         conn.respond(second.streamId(), 200, "alive");
         try (Response r = next.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("alive");
@@ -241,8 +242,8 @@ class Http2FaultsTest {
     @Test
     void anIdleConnectionParksWithoutThreadsAnswersAPingWhileParkedAndWorksAgain() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/one")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         conn.respond(request.streamId(), 200, "one");
         try (Response r = call.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("one");
@@ -267,7 +268,7 @@ class Http2FaultsTest {
                 && !connection.hasThreads());
 
         CompletableFuture<Response> again = client.sendAsync(Request.get(peer.url("/two")));
-        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        H2Peer.ReceivedRequest second = conn.expectRequest();
         conn.respond(second.streamId(), 200, "two");
         try (Response r = again.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("two");
@@ -290,8 +291,8 @@ class Http2FaultsTest {
         connection.failed(new IOException("staged failure"), null);
         failed.countDown();
         // The stream never left: it is retried on a new connection, and the failed one stays closed.
-        ScriptedH2Peer.Conn second = peer.accept();
-        ScriptedH2Peer.ReceivedRequest retried = second.expectRequest();
+        H2Peer second = peer.accept();
+        H2Peer.ReceivedRequest retried = second.expectRequest();
         second.respond(retried.streamId(), 200, "two");
         try (Response r = again.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("two");
@@ -304,15 +305,15 @@ class Http2FaultsTest {
     @Test
     void anInterruptResetsTheStreamNotTheConnection() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/slow")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         call.cancel(true); // interrupts the sending thread, which waits for the head
         RstStreamFrame reset = conn.expect(RstStreamFrame.class);
         assertThat(reset.streamId()).isEqualTo(request.streamId());
         assertThat(reset.error()).isEqualTo(Http2ErrorCode.CANCEL);
 
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
-        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        H2Peer.ReceivedRequest second = conn.expectRequest();
         conn.respond(second.streamId(), 200, "fine");
         try (Response r = next.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("fine");
@@ -327,14 +328,14 @@ class Http2FaultsTest {
         // the (non-blocking) channel. A writer started then failed with IllegalBlockingModeException and took the
         // connection down; the update must wait for the next stream instead.
         byte[] mebibyte = new byte[1 << 20];
-        ScriptedH2Peer.Conn conn = null;
+        H2Peer conn = null;
         Http2Connection connection = null;
         for (int i = 0; i < 8; i++) {
             CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/mib/" + i)));
             if (conn == null) {
                 conn = peer.accept();
             }
-            ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+            H2Peer.ReceivedRequest request = conn.expectRequest();
             conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "" + mebibyte.length), false);
             conn.sendData(request.streamId(), mebibyte, true);
             Response response = call.get(5, TimeUnit.SECONDS);
@@ -350,7 +351,7 @@ class Http2FaultsTest {
         assertThat(client.stats().drains(DrainOutcome.REUSED_INLINE)).isEqualTo(8);
 
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         assertThat(conn.connectionCredit()).as("the initial widening, then the queued 8 MiB before the HEADERS")
                 .isEqualTo((16 << 20) - 65_535 + (8 << 20));
         conn.respond(request.streamId(), 200, "same connection");
@@ -365,7 +366,7 @@ class Http2FaultsTest {
     @Test
     void headersQueuedBehindAFailingWriteFailAsUnprocessedInsteadOfWaitingForever() throws Exception {
         CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
-        ScriptedH2Peer.Conn conn = peer.accept();
+        H2Peer conn = peer.accept();
         conn.respond(conn.expectRequest().streamId(), 200, "first");
         first.get(5, TimeUnit.SECONDS).close();
         Http2Connection connection = onlyConnection();
@@ -388,7 +389,7 @@ class Http2FaultsTest {
         // did not serve): every new connection is served.
         Thread server = Thread.ofVirtual().start(() -> {
             while (true) {
-                ScriptedH2Peer.Conn next;
+                H2Peer next;
                 try {
                     next = peer.accept();
                 } catch (IOException | AssertionError | InterruptedException e) {
@@ -412,10 +413,10 @@ class Http2FaultsTest {
         server.join(10_000);
     }
 
-    private static void serveEveryRequest(ScriptedH2Peer.Conn conn) {
+    private static void serveEveryRequest(H2Peer conn) {
         try {
             while (true) {
-                ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+                H2Peer.ReceivedRequest request = conn.expectRequest();
                 conn.respond(request.streamId(), 200, "retried " + request.fields().get(":path"));
             }
         } catch (IOException | AssertionError e) {
@@ -429,8 +430,8 @@ class Http2FaultsTest {
         // reported, or the caller waits in awaitEndWritten for ever.
         CompletableFuture<Response> call = client.sendAsync(Request.newBuilder(peer.url("/big-headers"))
                 .header("x-big", "x".repeat(30_000)).build());
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         assertThat(request.endStream()).isTrue();
         conn.respond(request.streamId(), 200, "big");
         try (Response r = call.get(5, TimeUnit.SECONDS)) {
@@ -441,7 +442,7 @@ class Http2FaultsTest {
 
     @Test
     void aParkedConnectionWhoseServerClosesItIsClosedNotWokenForEver() throws Exception {
-        ScriptedH2Peer.Conn conn = answerOneRequestAndAwaitParked();
+        H2Peer conn = answerOneRequestAndAwaitParked();
         Http2Connection connection = onlyConnection();
         // The reader shares the channel with the writer, so its non-blocking read cannot see the end of the stream;
         // without a short blocking read to tell, the woken connection would park again and be woken again.

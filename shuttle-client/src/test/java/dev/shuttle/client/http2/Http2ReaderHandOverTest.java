@@ -9,10 +9,11 @@ import dev.shuttle.client.Origin;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
 import dev.shuttle.client.testing.Await;
-import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.client.testing.ThreadDump;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.DataFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -31,11 +32,11 @@ import org.junit.jupiter.api.Test;
  * after stopping, between its signals and the end of that wake.
  */
 class Http2ReaderHandOverTest {
-    private final ScriptedH2Peer peer;
+    private final H2PeerListener peer;
     private HttpClient client;
 
     Http2ReaderHandOverTest() throws Exception {
-        peer = new ScriptedH2Peer();
+        peer = new H2PeerListener();
     }
 
     @AfterEach
@@ -101,7 +102,7 @@ class Http2ReaderHandOverTest {
     void aReaderThatStoppedNeverLosesTheWakeUpOfAStreamItsSuccessorServes() throws Exception {
         client = HttpClient.builder().http2PriorKnowledge(true).readTimeout(Duration.ofSeconds(30)).build();
         CompletableFuture<Response> warmUp = client.sendAsync(Request.get(peer.url("/warm-up")));
-        ScriptedH2Peer.Conn conn = peer.accept();
+        H2Peer conn = peer.accept();
         conn.respond(conn.expectRequest().streamId(), 200, "warm");
         try (Response r = warmUp.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("warm");

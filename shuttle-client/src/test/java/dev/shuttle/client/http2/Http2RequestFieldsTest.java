@@ -7,7 +7,8 @@ import dev.shuttle.client.BodyPublisher;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
-import dev.shuttle.client.testing.ScriptedH2Peer;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -19,12 +20,12 @@ import org.junit.jupiter.api.Test;
  * left out.
  */
 class Http2RequestFieldsTest {
-    private final ScriptedH2Peer peer;
+    private final H2PeerListener peer;
     private final HttpClient client = HttpClient.builder().http2PriorKnowledge(true).build();
-    private ScriptedH2Peer.Conn conn;
+    private H2Peer conn;
 
     Http2RequestFieldsTest() throws Exception {
-        peer = new ScriptedH2Peer();
+        peer = new H2PeerListener();
     }
 
     @AfterEach
@@ -33,12 +34,12 @@ class Http2RequestFieldsTest {
         peer.close();
     }
 
-    private ScriptedH2Peer.ReceivedRequest sent(Request request) throws Exception {
+    private H2Peer.ReceivedRequest sent(Request request) throws Exception {
         CompletableFuture<Response> call = client.sendAsync(request);
         if (conn == null) {
             conn = peer.accept();
         }
-        ScriptedH2Peer.ReceivedRequest received = conn.expectRequest();
+        H2Peer.ReceivedRequest received = conn.expectRequest();
         if (!received.endStream()) {
             conn.expectBody(received.streamId());
         }
@@ -51,7 +52,7 @@ class Http2RequestFieldsTest {
 
     @Test
     void aGetCarriesPseudoHeadersTheCallersFieldsTheUserAgentAndAcceptEncodingInThatOrder() throws Exception {
-        ScriptedH2Peer.ReceivedRequest get = sent(Request.newBuilder(peer.url("/path?q=1"))
+        H2Peer.ReceivedRequest get = sent(Request.newBuilder(peer.url("/path?q=1"))
                 .header("X-Trace", "  abc ")
                 .build());
         assertThat(get.fields()).containsExactly(
@@ -67,23 +68,23 @@ class Http2RequestFieldsTest {
 
     @Test
     void aPostWithoutBodySaysContentLengthZeroAndOneWithABodyItsLength() throws Exception {
-        ScriptedH2Peer.ReceivedRequest empty = sent(Request.newBuilder(peer.url("/empty"))
+        H2Peer.ReceivedRequest empty = sent(Request.newBuilder(peer.url("/empty"))
                 .POST(BodyPublisher.none()).build());
         assertThat(empty.fields()).containsEntry("content-length", "0");
         assertThat(empty.endStream()).isTrue();
 
-        ScriptedH2Peer.ReceivedRequest five = sent(Request.newBuilder(peer.url("/five"))
+        H2Peer.ReceivedRequest five = sent(Request.newBuilder(peer.url("/five"))
                 .POST(BodyPublisher.ofBytes(new byte[5])).build());
         assertThat(five.fields()).containsEntry("content-length", "5");
         assertThat(five.endStream()).isFalse();
 
-        ScriptedH2Peer.ReceivedRequest delete = sent(Request.newBuilder(peer.url("/gone")).DELETE().build());
+        H2Peer.ReceivedRequest delete = sent(Request.newBuilder(peer.url("/gone")).DELETE().build());
         assertThat(delete.fields()).doesNotContainKey("content-length");
     }
 
     @Test
     void connectionSpecificFieldsAndTheOnesConnectionNamesStayOutAndTheCallersUserAgentWins() throws Exception {
-        ScriptedH2Peer.ReceivedRequest get = sent(Request.newBuilder(peer.url("/c"))
+        H2Peer.ReceivedRequest get = sent(Request.newBuilder(peer.url("/c"))
                 .header("Connection", "keep-alive, X-Hop")
                 .header("X-Hop", "1")
                 .header("Keep-Alive", "timeout=5")

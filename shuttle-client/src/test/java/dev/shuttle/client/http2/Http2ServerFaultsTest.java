@@ -8,11 +8,12 @@ import dev.shuttle.client.ClientInternals;
 import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
-import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -30,12 +31,12 @@ import org.junit.jupiter.api.Test;
 class Http2ServerFaultsTest {
     private static final Duration BOUND = Duration.ofSeconds(10);
 
-    private ScriptedH2Peer peer;
+    private H2PeerListener peer;
     private HttpClient client;
 
     @BeforeEach
     void start() throws Exception {
-        peer = new ScriptedH2Peer();
+        peer = new H2PeerListener();
         client = HttpClient.builder().http2PriorKnowledge(true).readTimeout(Duration.ofSeconds(2)).build();
     }
 
@@ -48,8 +49,8 @@ class Http2ServerFaultsTest {
     @Test
     void aStreamResetMidBodyFailsItsReadAndTheConnectionServesTheNext() throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/reset")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "100000"), false);
         conn.sendData(request.streamId(), new byte[1000], false);
         // Reset once the caller has the response: "mid-body", not before the head reached it (a race otherwise).
@@ -59,7 +60,7 @@ class Http2ServerFaultsTest {
             assertThat(thrown).isInstanceOf(IOException.class).hasMessageContaining("INTERNAL_ERROR");
         }
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
-        ScriptedH2Peer.ReceivedRequest again = conn.expectRequest();
+        H2Peer.ReceivedRequest again = conn.expectRequest();
         conn.respond(again.streamId(), 200, "next");
         try (Response response = next.get(5, TimeUnit.SECONDS)) {
             assertThat(response.string()).isEqualTo("next");
@@ -72,8 +73,8 @@ class Http2ServerFaultsTest {
     void aGoAwayWithAnErrorAndTheConnectionsEndMidBodyFailTheReadAndANewConnectionServesTheNext()
             throws Exception {
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/goaway")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "100000"), false);
         conn.sendData(request.streamId(), new byte[1000], false);
         // GOAWAY and the close once the caller has the response: "mid-body", not before the head reached it (the
@@ -86,8 +87,8 @@ class Http2ServerFaultsTest {
             assertThat(thrown.getMessage()).isNotBlank();
         }
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
-        ScriptedH2Peer.Conn conn2 = peer.accept();
-        ScriptedH2Peer.ReceivedRequest again = conn2.expectRequest();
+        H2Peer conn2 = peer.accept();
+        H2Peer.ReceivedRequest again = conn2.expectRequest();
         conn2.respond(again.streamId(), 200, "next");
         try (Response response = next.get(5, TimeUnit.SECONDS)) {
             assertThat(response.string()).isEqualTo("next");

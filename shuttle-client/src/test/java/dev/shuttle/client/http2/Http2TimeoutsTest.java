@@ -11,7 +11,6 @@ import dev.shuttle.client.HttpClient;
 import dev.shuttle.client.HttpTimeoutException;
 import dev.shuttle.client.Request;
 import dev.shuttle.client.Response;
-import dev.shuttle.client.testing.ScriptedH2Peer;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.DataFrame;
 import dev.shuttle.wire.http2.Http2ErrorCode;
@@ -19,10 +18,14 @@ import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
+import dev.shuttle.wire.testing.H2Peer;
+import dev.shuttle.wire.testing.H2PeerListener;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,11 +37,11 @@ import org.junit.jupiter.api.Test;
  * call timeout frees an upload whatever it waits for.
  */
 class Http2TimeoutsTest {
-    private final ScriptedH2Peer peer;
+    private final H2PeerListener peer;
     private HttpClient client;
 
     Http2TimeoutsTest() throws Exception {
-        peer = new ScriptedH2Peer();
+        peer = new H2PeerListener();
     }
 
     @AfterEach
@@ -54,8 +57,8 @@ class Http2TimeoutsTest {
         client = HttpClient.builder().http2PriorKnowledge(true).readTimeout(Duration.ofMillis(300)).build();
         long start = System.nanoTime();
         CompletableFuture<Response> silent = client.sendAsync(Request.get(peer.url("/silent")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
 
         assertThatThrownBy(() -> silent.get(5, TimeUnit.SECONDS))
                 .cause()
@@ -69,13 +72,13 @@ class Http2TimeoutsTest {
     }
 
     /** {@code streamId} was reset with CANCEL, and its connection serves the next request. */
-    private void onlyItsStreamWasReset(ScriptedH2Peer.Conn conn, int streamId) throws Exception {
+    private void onlyItsStreamWasReset(H2Peer conn, int streamId) throws Exception {
         RstStreamFrame reset = conn.expect(RstStreamFrame.class);
         assertThat(reset.streamId()).isEqualTo(streamId);
         assertThat(reset.error()).isEqualTo(Http2ErrorCode.CANCEL);
 
         CompletableFuture<Response> next = client.sendAsync(Request.get(peer.url("/next")));
-        ScriptedH2Peer.ReceivedRequest second = conn.expectRequest();
+        H2Peer.ReceivedRequest second = conn.expectRequest();
         conn.respond(second.streamId(), 200, "still here");
         try (Response r = next.get(5, TimeUnit.SECONDS)) {
             assertThat(r.string()).isEqualTo("still here");
@@ -88,8 +91,8 @@ class Http2TimeoutsTest {
     void aBodyThatStallsFailsTheReadAfterTheReadTimeout() throws Exception {
         client = HttpClient.builder().http2PriorKnowledge(true).readTimeout(Duration.ofMillis(300)).build();
         CompletableFuture<Response> call = client.sendAsync(Request.get(peer.url("/stall")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         conn.sendHeaders(request.streamId(), 200, Headers.of("content-length", "10"), false);
         conn.sendData(request.streamId(), new byte[4], false);
         try (Response response = call.get(5, TimeUnit.SECONDS)) {
@@ -114,14 +117,14 @@ class Http2TimeoutsTest {
                 .build();
         long firstStart = System.nanoTime();
         CompletableFuture<Response> first = client.sendAsync(Request.get(peer.url("/first")));
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest firstRequest = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest firstRequest = conn.expectRequest();
         Thread.sleep(150);
         long secondStart = System.nanoTime();
         CompletableFuture<Response> second = client.sendAsync(Request.get(peer.url("/second")));
-        ScriptedH2Peer.ReceivedRequest secondRequest = conn.expectRequest();
+        H2Peer.ReceivedRequest secondRequest = conn.expectRequest();
         CompletableFuture<Response> answered = client.sendAsync(Request.get(peer.url("/answered")));
-        ScriptedH2Peer.ReceivedRequest answeredRequest = conn.expectRequest();
+        H2Peer.ReceivedRequest answeredRequest = conn.expectRequest();
         conn.respond(answeredRequest.streamId(), 200, "ok");
 
         assertThatThrownBy(() -> first.get(5, TimeUnit.SECONDS)).cause()
@@ -149,8 +152,8 @@ class Http2TimeoutsTest {
                 .readTimeout(Duration.ofSeconds(30)).build();
         CompletableFuture<Response> upload = client.sendAsync(Request.newBuilder(peer.url("/upload"))
                 .POST(BodyPublisher.ofBytes(new byte[1 << 20])).build());
-        ScriptedH2Peer.Conn conn = peer.accept();
-        ScriptedH2Peer.ReceivedRequest request = conn.expectRequest();
+        H2Peer conn = peer.accept();
+        H2Peer.ReceivedRequest request = conn.expectRequest();
         long received = 0;
         while (received < 65_535) { // the default stream window, and no WINDOW_UPDATE from this peer
             received += conn.expect(DataFrame.class).data().remaining();
@@ -167,7 +170,7 @@ class Http2TimeoutsTest {
      * An upload of 16 MiB to a server that grants every window but reads nothing from the socket (its receive buffer
      * 4 KiB): the writer blocks in a socket write, and the upload waits for room in its queue.
      */
-    private CompletableFuture<Response> uploadToAServerThatReadsNothing(ScriptedH2Peer deaf, Duration callTimeout) {
+    private CompletableFuture<Response> uploadToAServerThatReadsNothing(H2PeerListener deaf, Duration callTimeout) {
         Request.Builder upload = Request.newBuilder(deaf.url("/upload")).POST(BodyPublisher.ofBytes(new byte[16 << 20]));
         if (callTimeout != null) {
             upload.timeout(callTimeout);
@@ -175,8 +178,8 @@ class Http2TimeoutsTest {
         return client.sendAsync(upload.build());
     }
 
-    private static ScriptedH2Peer.Conn acceptGrantingEveryWindow(ScriptedH2Peer deaf) throws Exception {
-        ScriptedH2Peer.Conn conn = deaf.accept(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE,
+    private static H2Peer acceptGrantingEveryWindow(H2PeerListener deaf) throws Exception {
+        H2Peer conn = deaf.accept(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE,
                 Integer.MAX_VALUE));
         conn.send(new WindowUpdateFrame(0, Integer.MAX_VALUE - 65_535));
         return conn;
@@ -184,13 +187,20 @@ class Http2TimeoutsTest {
 
     @Test
     void aConnectionWhoseSocketTakesNothingForTheWriteTimeoutFailsWithEveryStream() throws Exception {
-        // The GET must join the connection before the write timeout fails it, or it would dial a new one: it waits
-        // to be given the upload's connection, well within the timeout even on a loaded machine.
+        // Staged: the upload's body waits until the GET's HEADERS reached the server, so the GET's stream is on the
+        // connection before its socket stops taking bytes; a GET still queued when the connection fails would be
+        // unprocessed, retried on a new connection the deaf server never answers.
         client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(Duration.ofSeconds(2))
                 .readTimeout(Duration.ofSeconds(30)).build();
-        try (ScriptedH2Peer deaf = new ScriptedH2Peer(4096)) {
-            CompletableFuture<Response> upload = uploadToAServerThatReadsNothing(deaf, null);
-            try (ScriptedH2Peer.Conn conn = acceptGrantingEveryWindow(deaf)) {
+        try (H2PeerListener deaf = new H2PeerListener(4096)) {
+            CountDownLatch getArrived = new CountDownLatch(1);
+            CompletableFuture<Response> upload = client.sendAsync(Request.newBuilder(deaf.url("/upload"))
+                    .POST(BodyPublisher.ofStream(() -> {
+                        await(getArrived);
+                        return new ByteArrayInputStream(new byte[16 << 20]);
+                    }, 16 << 20)).build());
+            try (H2Peer conn = acceptGrantingEveryWindow(deaf)) {
+                assertThat(conn.expectRequest().fields().get(":path")).isEqualTo("/upload");
                 CompletableFuture<ConnectionInfo> joined = new CompletableFuture<>();
                 CompletableFuture<Response> behind = client.sendAsync(Request.newBuilder(deaf.url("/behind"))
                         .trace(new ClientTrace() {
@@ -199,8 +209,10 @@ class Http2TimeoutsTest {
                                 joined.complete(connection);
                             }
                         }).build());
+                assertThat(conn.expectRequest().fields().get(":path")).isEqualTo("/behind");
                 assertThat(joined.get(10, TimeUnit.SECONDS).reused()).as("the GET shares the upload's connection")
                         .isTrue();
+                getArrived.countDown(); // from now on the server reads nothing
                 assertThatThrownBy(() -> upload.get(10, TimeUnit.SECONDS)).cause()
                         .isInstanceOfSatisfying(HttpTimeoutException.class,
                                 e -> assertThat(e.kind()).isEqualTo(HttpTimeoutException.Kind.WRITE))
@@ -214,13 +226,23 @@ class Http2TimeoutsTest {
         ClientInternals.awaitSettled(client);
     }
 
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("stage not reached");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void theCallTimeoutFreesAnUploadWaitingForASocketThatTakesNothing() throws Exception {
         client = HttpClient.builder().http2PriorKnowledge(true).writeTimeout(HttpClient.NO_TIMEOUT)
                 .readTimeout(Duration.ofSeconds(30)).build();
-        try (ScriptedH2Peer deaf = new ScriptedH2Peer(4096)) {
+        try (H2PeerListener deaf = new H2PeerListener(4096)) {
             CompletableFuture<Response> upload = uploadToAServerThatReadsNothing(deaf, Duration.ofMillis(500));
-            ScriptedH2Peer.Conn conn = acceptGrantingEveryWindow(deaf);
+            H2Peer conn = acceptGrantingEveryWindow(deaf);
             try {
                 assertThatThrownBy(() -> upload.get(5, TimeUnit.SECONDS)).cause()
                         .isInstanceOfSatisfying(HttpTimeoutException.class,

@@ -137,14 +137,14 @@ class JettyInteropTest {
                      .callTimeout(Duration.ofSeconds(10)).build()) {
             for (int i = 0; i < 24; i++) {
                 Response response = client.send(Request.get(server.url("/bytes/" + (2 << 20))));
-                Await.until("the stream window filled", () -> available(response) == Http2Options.DEFAULT_STREAM_WINDOW);
+                Await.until("the stream window filled", () -> available(response) == Http2ConnectionConfig.DEFAULT_STREAM_WINDOW);
                 response.close();
             }
             try (Response last = client.send(Request.get(server.url("/bytes/100")))) {
                 assertThat(last.bytes()).hasSize(100);
             }
             assertThat(client.stats().drains(DrainOutcome.RESET_STREAM)).isEqualTo(24);
-            assertThat(client.stats().bytesDiscarded()).isEqualTo(24L * Http2Options.DEFAULT_STREAM_WINDOW);
+            assertThat(client.stats().bytesDiscarded()).isEqualTo(24L * Http2ConnectionConfig.DEFAULT_STREAM_WINDOW);
             assertThat(trace.retryCauses).isEmpty();
             assertThat(client.stats().connectionsOpened()).isEqualTo(1);
             ClientInternals.awaitSettled(client);

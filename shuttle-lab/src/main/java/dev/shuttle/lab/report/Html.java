@@ -35,6 +35,10 @@ final class Html {
             td:first-child, th:first-child { text-align: left; }
             tr.published td { color: #8a6d00; font-style: italic; font-size: 12px; border-bottom: 1px solid #ddd; }
             td.bad { color: #b00020; }
+            table.sources { max-width: 100%; }
+            table.sources th, table.sources td { text-align: left; white-space: normal; vertical-align: top; }
+            table.sources td:nth-child(-n+2) { white-space: nowrap; }
+            table.sources td.sentence { color: #555; font-size: 12px; min-width: 24em; }
             .note { color: #555; font-size: 12px; max-width: 1100px; }
             svg text { font-family: system-ui, sans-serif; }
             """;

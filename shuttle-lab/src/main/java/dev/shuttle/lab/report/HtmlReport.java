@@ -153,14 +153,14 @@ public final class HtmlReport {
 
     static String sources(List<PublishedFigure> figures) {
         StringBuilder out = new StringBuilder("<h2>Published figures and their sources (not measurements)</h2>\n");
-        out.append("<table>\n<tr><th>case</th><th>release</th><th>figure</th><th>conditions</th><th>seed</th>"
-                + "<th style=\"text-align:left\">sentence</th></tr>\n");
+        out.append("<table class=\"sources\">\n<tr><th>case</th><th>release</th><th>figure</th><th>conditions</th>"
+                + "<th>seed</th><th>sentence</th></tr>\n");
         for (PublishedFigure f : figures) {
             out.append("<tr><td>").append(Html.escape(f.caseId())).append("</td><td>")
                     .append(Html.escape(f.release().label())).append("</td><td>").append(Html.escape(f.value()))
                     .append("</td><td>").append(Html.escape(f.version())).append("</td><td>")
-                    .append(Html.escape(f.seed())).append("</td><td class=\"note\" style=\"text-align:left;"
-                            + "white-space:normal\">").append(Html.escape(f.sentence())).append("</td></tr>\n");
+                    .append(Html.escape(f.seed())).append("</td><td class=\"sentence\">")
+                    .append(Html.escape(f.sentence())).append("</td></tr>\n");
         }
         out.append("</table>\n");
         return out.toString();

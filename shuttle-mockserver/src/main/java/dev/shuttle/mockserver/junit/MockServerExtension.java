@@ -20,6 +20,10 @@ public final class MockServerExtension implements ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(MockServerExtension.class);
 
+    /** Made by JUnit, through {@link ShuttleMockServer}'s {@code @ExtendWith}; holds no state of its own. */
+    public MockServerExtension() {
+    }
+
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         return parameter.getParameter().getType() == MockServer.class;

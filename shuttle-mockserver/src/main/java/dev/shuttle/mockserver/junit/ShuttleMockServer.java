@@ -28,15 +28,27 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.PARAMETER})
 @ExtendWith(MockServerExtension.class)
 public @interface ShuttleMockServer {
-    /** HTTPS with a generated certificate; clients trust {@code server.clientContext()}. */
+    /**
+     * HTTPS with a generated certificate; clients trust {@code server.clientContext()}.
+     *
+     * @return whether the server speaks TLS
+     */
     boolean tls() default false;
 
-    /** Offer HTTP/2 (h2c, and h2 over TLS). */
+    /**
+     * Offer HTTP/2 (h2c, and h2 over TLS).
+     *
+     * @return whether the server offers HTTP/2
+     */
     boolean http2() default false;
 
-    /** The raw HTTP/1.1 engine, which can send TCP resets. */
+    /** {@return the raw HTTP/1.1 engine, which can send TCP resets} */
     boolean rawHttp1() default false;
 
-    /** Idle timeout of kept-alive connections, in milliseconds. */
+    /**
+     * Idle timeout of kept-alive connections, in milliseconds.
+     *
+     * @return the idle timeout in milliseconds
+     */
     long idleTimeoutMillis() default 60_000;
 }

@@ -43,11 +43,16 @@ public final class Compression {
         this.types = builder.types;
     }
 
-    /** gzip with the defaults. */
+    /**
+     * gzip with the defaults.
+     *
+     * @return the gzip middleware
+     */
     public static Middleware gzip() {
         return builder().build();
     }
 
+    /** {@return a builder starting from the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -146,6 +151,9 @@ public final class Compression {
         /**
          * Default 1024 bytes: a smaller body fits a packet either way, and gzip's header, trailer and CPU cost more
          * than they save (Go's gziphandler uses 1400, nginx's {@code gzip_min_length} 20, Jetty 32).
+         *
+         * @param bytes the smallest body compressed
+         * @return this builder
          */
         public Builder minimumBytes(int bytes) {
             if (bytes < 0) {
@@ -155,7 +163,12 @@ public final class Compression {
             return this;
         }
 
-        /** Default {@link Deflater#DEFAULT_COMPRESSION} (level 6, as nginx's and Go's): 1 is fastest, 9 smallest. */
+        /**
+         * Default {@link Deflater#DEFAULT_COMPRESSION} (level 6, as nginx's and Go's): 1 is fastest, 9 smallest.
+         *
+         * @param level the deflate level, 1 to 9, or {@link Deflater#DEFAULT_COMPRESSION}
+         * @return this builder
+         */
         public Builder level(int level) {
             if ((level < 1 || level > 9) && level != Deflater.DEFAULT_COMPRESSION) {
                 throw new IllegalArgumentException("level must be 1..9: " + level);
@@ -168,12 +181,16 @@ public final class Compression {
          * Default {@link #DEFAULT_TYPES}: {@code text/*} but event streams, JSON, JavaScript, XML, SVG, WebAssembly,
          * uncompressed fonts; images, audio, video and archives are compressed already. Tested against the media
          * type without parameters, in lower case.
+         *
+         * @param types which media types are compressed
+         * @return this builder
          */
         public Builder types(Predicate<String> types) {
             this.types = Objects.requireNonNull(types, "types");
             return this;
         }
 
+        /** {@return the compression middleware} */
         public Middleware build() {
             Compression compression = new Compression(this);
             return compression::wrap;

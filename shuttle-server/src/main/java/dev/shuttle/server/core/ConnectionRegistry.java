@@ -30,10 +30,7 @@ final class ConnectionRegistry {
     /** Null when connections are unlimited; a permit per open connection otherwise. */
     private final Semaphore connectionPermits;
 
-    /**
-     * The open connections, by identity: a set rather than a map by id, whose boxed {@code Long} key cost 24 bytes per
-     * connection.
-     */
+    /** The open connections, by identity: a set rather than a map by id, so no connection carries a boxed key. */
     private final Set<ServerConnection> open = ConcurrentHashMap.newKeySet();
     private final LongAdder accepted = new LongAdder();
     private final LongAdder closed = new LongAdder();
@@ -137,10 +134,6 @@ final class ConnectionRegistry {
 
     Collection<ServerConnection> openConnections() {
         return open;
-    }
-
-    int openCount() {
-        return open.size();
     }
 
     /**

@@ -81,6 +81,7 @@ abstract class ConnectionReporting implements ConnectionInfo, ByteCounts {
 
     /** The listener's event of a transition, queued with it under the state lock. */
     final void queueStateEventLocked(ConnectionState from, ConnectionState to) {
+        assert stateLock.isHeldByCurrentThread();
         if (context.registry.hasListener()) {
             queueLocked(() -> context.registry.notifyListener(this, from, to));
         }

@@ -9,19 +9,16 @@ import java.io.IOException;
  * through the watcher's hand-off).
  *
  * <p>A base class of the protocol sessions rather than an object of their own: a parked connection keeps its session,
- * and a separate object for a reference and two small counters cost 32 bytes and a field per connection. The counters
- * are bytes for the same reason (credit is at most {@link #CREDIT}, and only the looks modulo {@link #PROBE_EVERY}
- * matter).
+ * and a separate object would add its header and a field to every connection. The counters are bytes for the same
+ * reason (credit is at most {@link #CREDIT}, and only the looks modulo {@link #PROBE_EVERY} matter).
  *
- * <p>Why: parking costs a trip through the watcher for every request of a busy client (a request/response client such
- * as wrk sends the next request only after reading the response, so the socket is empty when the response leaves):
- * two epoll_ctl calls, a selector wakeup and two thread hand-offs, about a third of the server's CPU per request in the
- * 64-connection benchmark. A turn ({@link Thread#yield()}) lasts as long as one round of the server's other runnable
- * work: on a busy server long enough for a prompt client's next request to arrive (3 turns caught 65-75% of them with
- * 64 wrk connections), on an idle one a few microseconds, so a silent connection still parks almost at once. A timed
- * blocking read would be the obvious grace window, but every timed wait of a virtual thread schedules and cancels a
- * timer on the JDK's delay scheduler, which wakes that platform thread twice per request: measured, it doubled the
- * context switches per request and cost more CPU than parking did.
+ * <p>Why: parking costs a trip through the watcher for every request of a busy client (a request/response client
+ * sends the next request only after reading the response, so the socket is empty when the response leaves): two
+ * epoll_ctl calls, a selector wakeup and two thread hand-offs. A turn ({@link Thread#yield()}) lasts as long as one
+ * round of the server's other runnable work: on a busy server often long enough for a prompt client's next request to
+ * arrive, on an idle one very short, so a silent connection still parks almost at once. Not a timed blocking read:
+ * every timed wait of a virtual thread schedules and cancels a timer on the JDK's delay scheduler, which wakes that
+ * platform thread twice per request.
  *
  * <p>Credit: turns that found the next bytes restore {@link #CREDIT} credits; turns that found nothing cost one (a new
  * connection starts with one). Without credit the connection parks at once and tries the turns again every

@@ -55,6 +55,7 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
      * Owned by the connection's current thread.
      */
     private ConnectionInput input;
+    /** Owned by the connection's current thread, made and dropped with {@link #input}. */
     private ConnectionOutput output;
     /** Guarded by stateLock for writes; volatile so {@link #state()} can read it without the lock. */
     private volatile ConnectionState state;

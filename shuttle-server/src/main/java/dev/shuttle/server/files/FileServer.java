@@ -52,17 +52,33 @@ public final class FileServer implements Handler {
         this.indexFile = builder.indexFile;
     }
 
-    /** Files under {@code root}; it must be a directory when {@link Builder#build()} runs. */
+    /**
+     * Files under {@code root}; it must be a directory when {@link Builder#build()} runs.
+     *
+     * @param root the directory served
+     * @return a builder
+     */
     public static Builder directory(Path root) {
         return new Builder(Objects.requireNonNull(root, "root"), null, null);
     }
 
-    /** Resources under {@code directory} of the class path of {@code loader} (a directory is required). */
+    /**
+     * Resources under {@code directory} of the class path of {@code loader} (a directory is required).
+     *
+     * @param directory the resource directory, such as {@code static}
+     * @param loader the class loader whose class path is searched
+     * @return a builder
+     */
     public static Builder classpath(String directory, ClassLoader loader) {
         return new Builder(null, Objects.requireNonNull(directory, "directory"), Objects.requireNonNull(loader));
     }
 
-    /** Resources under {@code directory} of this library's class loader's class path. */
+    /**
+     * Resources under {@code directory} of this library's class loader's class path.
+     *
+     * @param directory the resource directory, such as {@code static}
+     * @return a builder
+     */
     public static Builder classpath(String directory) {
         return classpath(directory, Thread.currentThread().getContextClassLoader() != null
                 ? Thread.currentThread().getContextClassLoader() : FileServer.class.getClassLoader());
@@ -304,13 +320,21 @@ public final class FileServer implements Handler {
          * Default false: a directory without an index file is answered 404, as nginx without {@code autoindex}; a
          * listing shows what the directory holds, which is rarely meant to be public. Class-path directories are
          * never listed.
+         *
+         * @param listing whether directories without an index file are listed
+         * @return this builder
          */
         public Builder listing(boolean listing) {
             this.listing = listing;
             return this;
         }
 
-        /** Default {@code index.html}, served for its directory; null for none. */
+        /**
+         * Default {@code index.html}, served for its directory; null for none.
+         *
+         * @param name the index file's name, or null
+         * @return this builder
+         */
         public Builder indexFile(String name) {
             if (name != null && (name.isEmpty() || name.contains("/"))) {
                 throw new IllegalArgumentException("invalid index file name: " + name);
@@ -322,13 +346,22 @@ public final class FileServer implements Handler {
         /**
          * Adds or replaces the Content-Type of files with this extension (without the dot). The defaults cover the
          * web's common types; anything unknown is {@code application/octet-stream}.
+         *
+         * @param extension the file extension, without the dot
+         * @param type the media type sent for it
+         * @return this builder
          */
         public Builder contentType(String extension, String type) {
             types.put(Objects.requireNonNull(extension, "extension"), Objects.requireNonNull(type, "type"));
             return this;
         }
 
-        /** @throws IOException when the directory does not exist or is not one */
+        /**
+         * Builds the handler, checking the root now.
+         *
+         * @return the file server
+         * @throws IOException when the directory does not exist or is not one
+         */
         public FileServer build() throws IOException {
             FileSource source = root != null ? new DirectorySource(root)
                     : new ClasspathSource(classpathDirectory, loader);

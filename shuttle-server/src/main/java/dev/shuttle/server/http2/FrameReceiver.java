@@ -89,6 +89,7 @@ final class FrameReceiver {
 
     private void settings(SettingsFrame frame) throws IOException {
         if (frame.ack()) {
+            streams.settingsAcknowledged();
             return;
         }
         budgets.controlFrame(clock.getAsLong());

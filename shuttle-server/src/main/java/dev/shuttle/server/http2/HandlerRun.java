@@ -19,11 +19,11 @@ import java.net.SocketTimeoutException;
  * after a GOAWAY, the connection's goodbye.
  *
  * <p>Interrupts: a handler writes its frames on its own thread, and the JDK closes a socket channel whose writer is
- * interrupted mid-write, which would end every stream of the connection. So the writer refuses a frame from a thread
- * with an interrupt pending ({@code InterruptedIOException}, the interrupt kept), which makes interrupting a handler
- * before it writes safe; one that lands inside a socket write still closes the connection. Code that wants a handler
- * to stop uses its request's {@code Cancellation}. A pending interrupt never outlives a handler: it is cleared before
- * the slot is handed on.
+ * interrupted mid-write, which would end every stream of the connection. So a frame from a thread with an interrupt
+ * pending is refused before it changes anything ({@link Http2Writer#refuseIfInterrupted}), which makes interrupting a
+ * handler before it writes safe; one that lands inside a socket write still closes the connection. The handler's
+ * failure is then answered as any other (a 500 before the commit, a reset after), with the interrupt cleared first so
+ * that answer goes out; it is cleared again before the slot is handed on.
  */
 final class HandlerRun {
     private static final System.Logger LOG = System.getLogger(HandlerRun.class.getName());
@@ -71,6 +71,7 @@ final class HandlerRun {
                 response.finish();
             }
         } catch (Throwable t) {
+            Thread.interrupted(); // the failure's answer (a 500 or a reset) must not be refused in its turn
             failed(stream, request, response, body, t);
         } finally {
             Thread.interrupted(); // an interrupt left behind must not reach the next blocking call of this thread

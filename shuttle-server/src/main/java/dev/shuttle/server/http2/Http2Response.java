@@ -184,6 +184,7 @@ final class Http2Response implements Response {
      * empty body ends the stream with the HEADERS frame itself.
      */
     private void commit(boolean complete) throws IOException {
+        Http2Writer.refuseIfInterrupted(); // refused before the commit: the handler's failure is then answered 500
         phase = Phase.COMMITTED;
         boolean noBody = !bodyAllowed() || headRequest;
         boolean endStream = complete && !hasTrailers() && (noBody || pendingCount == 0);
@@ -206,6 +207,7 @@ final class Http2Response implements Response {
                 || pendingCount > Http2Writer.MAX_DATA_FRAME || (contentLength >= 0 && contentLength != pendingCount)) {
             return false;
         }
+        Http2Writer.refuseIfInterrupted();
         phase = Phase.COMMITTED;
         try {
             sender.sendHeadersAndData(stream, responseFields(true), pending, 0, pendingCount);

@@ -8,7 +8,6 @@ import dev.shuttle.wire.http2.Http2Exception;
 import dev.shuttle.wire.http2.ReceiveWindows;
 import dev.shuttle.wire.http2.ReceivedBody;
 import dev.shuttle.wire.http2.PeerStreamIds;
-import dev.shuttle.wire.http2.RecentResets;
 import dev.shuttle.wire.http2.SendWindows;
 import dev.shuttle.wire.http2.StreamState;
 import dev.shuttle.wire.http2.StreamTable;
@@ -21,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
+import java.util.function.Predicate;
 
 /**
  * The streams of one HTTP/2 connection and both directions of their flow control, under one lock: the reader thread
@@ -45,8 +45,8 @@ final class Http2Streams {
     private final ChunkPool chunks = new ChunkPool();
     /** Guarded by lock: the ids the client opened, skipped, or had reset by us lately. */
     private final PeerStreamIds peerIds = new PeerStreamIds();
-    /** Guarded by lock: streams open as the client counts them (neither closed nor reset), for MAX_CONCURRENT_STREAMS. */
-    private int open;
+    /** Streams the client counts open (not closed or reset); written under lock, read without. */
+    private volatile int open;
 
     /** Told when a stream enters or leaves the registry (the server's stream gauge). */
     private final IntConsumer gauge;
@@ -86,12 +86,7 @@ final class Http2Streams {
 
     /** A stream id the client has not used yet (higher than any opened). */
     boolean isIdle(int id) {
-        lock.lock();
-        try {
-            return peerIds.isIdle(id);
-        } finally {
-            lock.unlock();
-        }
+        return locked(ids -> ids.isIdle(id));
     }
 
     int highestStreamId() {
@@ -108,12 +103,7 @@ final class Http2Streams {
      * opens it is a connection PROTOCOL_ERROR (RFC 9113 5.1.1), not a frame on a closed stream.
      */
     boolean wasSkipped(int id) {
-        lock.lock();
-        try {
-            return peerIds.wasSkipped(id);
-        } finally {
-            lock.unlock();
-        }
+        return locked(ids -> ids.wasSkipped(id));
     }
 
     /**
@@ -121,12 +111,7 @@ final class Http2Streams {
      * reset, whether or not a handler still runs for them.
      */
     int open() {
-        lock.lock();
-        try {
-            return open;
-        } finally {
-            lock.unlock();
-        }
+        return open;
     }
 
     /** Streams not yet finished on our side: not closed, or with a handler still running (or waiting to run). */
@@ -458,9 +443,14 @@ final class Http2Streams {
         }
     }
 
+    /**
+     * A stream whose handler returned and whose both ends closed leaves the table; what its body still buffers (the
+     * end of an upload that came after the handler returned) will never be read, and goes back to the connection.
+     */
     private void removeIfDoneLocked(Http2Stream stream) {
         assert lock.isHeldByCurrentThread();
         if (stream.handlerDone && stream.isClosed() && streams.remove(stream.id)) {
+            receive.connectionConsumed(stream.body.discard(chunks));
             gauge.accept(-1);
             if (stream.reset != null && !stream.resetByPeer) {
                 peerIds.resetByUs(stream.id);
@@ -469,13 +459,28 @@ final class Http2Streams {
     }
 
     /**
-     * Whether {@code id} is one of the last streams we reset or refused ({@link RecentResets}), no longer registered:
-     * frames on it are the client's, sent before it saw the reset, and are ignored.
+     * Whether {@code id} is one of the last streams we reset or refused ({@link PeerStreamIds}), no longer
+     * registered: frames on it are the client's, sent before it saw the reset, and are ignored.
      */
     boolean wasResetByUs(int id) {
+        return locked(ids -> ids.wasResetByUs(id));
+    }
+
+    /** A question about the client's stream ids, asked under the lock. */
+    private boolean locked(Predicate<PeerStreamIds> query) {
         lock.lock();
         try {
-            return peerIds.wasResetByUs(id);
+            return query.test(peerIds);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The client acknowledged our SETTINGS: streams it opens from now on get exactly our initial window. */
+    void settingsAcknowledged() {
+        lock.lock();
+        try {
+            receive.settingsAcknowledged();
         } finally {
             lock.unlock();
         }

@@ -62,6 +62,18 @@ final class Http2Writer {
         }
     }
 
+    /**
+     * Refuses a write from a thread with an interrupt pending, keeping the interrupt: the JDK closes a channel whose
+     * writer is interrupted, which would end every stream of the connection. Checked before anything is encoded or
+     * any stream state changes, so a refused frame leaves no trace (no HPACK entry the peer never saw, no send credit
+     * taken, no END_STREAM recorded).
+     */
+    static void refuseIfInterrupted() throws InterruptedIOException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException("interrupted: frame not written, the connection is shared");
+        }
+    }
+
     /** What {@link #acknowledgeSettings} applies while it holds the write lock. */
     interface SettingsChange {
         void apply() throws IOException;
@@ -144,6 +156,7 @@ final class Http2Writer {
                 if (outputShut) {
                     return;
                 }
+                refuseIfInterrupted();
                 ByteBuffer out = buffers.acquire();
                 try {
                     encoding.into(out);
@@ -187,6 +200,7 @@ final class Http2Writer {
             writeLock.lock();
             ByteBuffer out = null;
             try {
+                refuseIfInterrupted();
                 int size = blocks.maxLength(fields) + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
                 out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
                 blocks.write(out, streamId, fields, endStream);
@@ -217,8 +231,10 @@ final class Http2Writer {
         connection.beginWrite();
         try {
             writeLock.lock();
-            ByteBuffer out = buffers.acquire();
+            ByteBuffer out = null;
             try {
+                refuseIfInterrupted();
+                out = buffers.acquire();
                 Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA,
                         endStream ? Http2Frame.FLAG_END_STREAM : 0, streamId);
                 out.put(bytes, offset, length);
@@ -241,10 +257,6 @@ final class Http2Writer {
         assert writeLock.isHeldByCurrentThread();
         if (outputShut) {
             throw new IOException("connection " + connection.id() + " is closing: no more frames");
-        }
-        if (Thread.currentThread().isInterrupted()) {
-            // The JDK closes a channel whose writer is interrupted: the connection, with every stream on it.
-            throw new InterruptedIOException("interrupted: frame not written, the connection is shared");
         }
         out.flip();
         try {

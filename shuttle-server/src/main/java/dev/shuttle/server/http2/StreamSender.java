@@ -30,7 +30,7 @@ final class StreamSender {
     }
 
     void sendHeaders(Http2Stream stream, List<String> fields, boolean endStream) throws IOException {
-        checkNotReset(stream);
+        checkSendable(stream);
         if (endStream) {
             streams.localEnded(stream);
         }
@@ -43,7 +43,7 @@ final class StreamSender {
      */
     void sendHeadersAndData(Http2Stream stream, List<String> fields, byte[] bytes, int offset, int length)
             throws IOException {
-        checkNotReset(stream);
+        checkSendable(stream);
         if (length <= Http2Writer.MAX_DATA_FRAME && streams.send.tryTake(stream, length) == length) {
             streams.localEnded(stream);
             writer.headersAndData(stream.id, fields, bytes, offset, length);
@@ -59,7 +59,7 @@ final class StreamSender {
 
     /** Body bytes as DATA frames within the flow-control windows; END_STREAM on the last frame when {@code end}. */
     void sendData(Http2Stream stream, byte[] bytes, int offset, int length, boolean end) throws IOException {
-        checkNotReset(stream);
+        checkSendable(stream);
         if (length == 0) {
             if (end) {
                 streams.localEnded(stream);
@@ -83,7 +83,9 @@ final class StreamSender {
         return stream.localEnded();
     }
 
-    private void checkNotReset(Http2Stream stream) throws IOException {
+    /** Before a response frame changes any state: the stream must not be reset, nor the thread interrupted. */
+    private void checkSendable(Http2Stream stream) throws IOException {
+        Http2Writer.refuseIfInterrupted();
         if (stream.reset != null) {
             throw stream.resetFailure(); // its reasons are written before the volatile reset
         }

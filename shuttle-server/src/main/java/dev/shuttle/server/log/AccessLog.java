@@ -53,16 +53,25 @@ public final class AccessLog {
         this.clock = builder.clock;
     }
 
-    /** Common Log Format (plus the duration) to the {@value #LOGGER} logger. */
+    /**
+     * Common Log Format (plus the duration) to the {@value #LOGGER} logger.
+     *
+     * @return the access-log middleware
+     */
     public static Middleware common() {
         return builder().build();
     }
 
-    /** Combined Log Format (Common, then Referer and User-Agent; plus the duration) to the {@value #LOGGER} logger. */
+    /**
+     * Combined Log Format (Common, then Referer and User-Agent; plus the duration) to the {@value #LOGGER} logger.
+     *
+     * @return the access-log middleware
+     */
     public static Middleware combined() {
         return builder().combined(true).build();
     }
 
+    /** {@return a builder starting from the Common Log Format to the {@value #LOGGER} logger} */
     public static Builder builder() {
         return new Builder();
     }
@@ -221,24 +230,40 @@ public final class AccessLog {
         private Builder() {
         }
 
-        /** Default false: the Common Log Format; true adds the Referer and User-Agent (Combined). */
+        /**
+         * Default false: the Common Log Format; true adds the Referer and User-Agent (Combined).
+         *
+         * @param combined whether lines use the Combined Log Format
+         * @return this builder
+         */
         public Builder combined(boolean combined) {
             this.combined = combined;
             return this;
         }
 
-        /** Default: {@code System.Logger} {@value AccessLog#LOGGER} at INFO. Called on the request's thread. */
+        /**
+         * Default: {@code System.Logger} {@value AccessLog#LOGGER} at INFO. Called on the request's thread.
+         *
+         * @param sink receives each line
+         * @return this builder
+         */
         public Builder sink(Consumer<String> sink) {
             this.sink = Objects.requireNonNull(sink, "sink");
             return this;
         }
 
-        /** Default the system clock (UTC): the time stamp of each line. */
+        /**
+         * Default the system clock (UTC): the time stamp of each line.
+         *
+         * @param clock the clock of the time stamps
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
+        /** {@return the access-log middleware} */
         public Middleware build() {
             return new AccessLog(this)::wrap;
         }

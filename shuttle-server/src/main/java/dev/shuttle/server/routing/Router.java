@@ -59,9 +59,17 @@ public final class Router implements Handler {
     /** Set under lock when the first request arrives: the global chain around {@link #dispatch}. */
     private volatile Handler entry;
 
+    /** An empty router: every request gets the not-found handler's 404 until routes are registered. */
+    public Router() {
+    }
+
     /**
      * Registers {@code handler} for {@code pattern}, wrapped in {@code routeMiddleware} (the first outermost).
      *
+     * @param pattern a pattern such as {@code GET /items/{id}}
+     * @param handler the handler of requests the pattern matches
+     * @param routeMiddleware middleware around this route only
+     * @return this router
      * @throws IllegalArgumentException when the pattern is malformed or conflicts with one registered before (the
      *                                  message names both and gives example paths)
      */
@@ -78,7 +86,12 @@ public final class Router implements Handler {
         return this;
     }
 
-    /** Adds middleware around every request this router serves, after (inside) the middleware added before. */
+    /**
+     * Adds middleware around every request this router serves, after (inside) the middleware added before.
+     *
+     * @param middleware the middleware, outermost first
+     * @return this router
+     */
     public Router use(Middleware... middleware) {
         lock.lock();
         try {
@@ -90,7 +103,12 @@ public final class Router implements Handler {
         return this;
     }
 
-    /** The handler for requests no route matches; by default a 404 with {@code 404 page not found}. */
+    /**
+     * The handler for requests no route matches; by default a 404 with {@code 404 page not found}.
+     *
+     * @param handler the handler of unmatched requests
+     * @return this router
+     */
     public Router notFound(Handler handler) {
         lock.lock();
         try {

@@ -16,6 +16,12 @@ public final class StripPrefix {
     private StripPrefix() {
     }
 
+    /**
+     * {@return middleware that removes {@code prefix} from the path the handler sees, answering 404 for paths without
+     * it}
+     *
+     * @param prefix the prefix, such as {@code /static}, compared with the path still percent-encoded
+     */
     public static Middleware of(String prefix) {
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("empty prefix");

@@ -36,11 +36,23 @@ public final class Timeout {
     private Timeout() {
     }
 
-    /** A deadline of {@code timeout}, a plain-text 503 message, and 1 MiB of buffering. */
+    /**
+     * {@return a deadline of {@code timeout}, a plain-text 503 message, and 1 MiB of buffering}
+     *
+     * @param timeout how long the handler may take
+     */
     public static Middleware of(Duration timeout) {
         return of(timeout, "503 service unavailable: the request timed out\n", DEFAULT_MAX_BUFFERED_BYTES);
     }
 
+    /**
+     * {@return middleware that answers 503 with {@code message} when the handler has not finished within {@code
+     * timeout}} The response is buffered whole, so a late handler's partial response is never sent.
+     *
+     * @param timeout how long the handler may take
+     * @param message the 503's plain-text body
+     * @param maxBufferedBytes the most response bytes buffered; a larger body fails the handler's write
+     */
     public static Middleware of(Duration timeout, String message, int maxBufferedBytes) {
         Objects.requireNonNull(message, "message");
         if (timeout.isNegative() || timeout.isZero()) {

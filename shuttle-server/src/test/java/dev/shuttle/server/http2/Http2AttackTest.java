@@ -19,6 +19,7 @@ import dev.shuttle.wire.http2.PriorityFrame;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
+import dev.shuttle.wire.testing.H2Peer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -39,7 +40,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * HTTP/2 attacks from a frame-level client ({@link FrameClient}): each gets the RFC's or the trusted servers' answer
+ * HTTP/2 attacks from a frame-level client ({@link H2Peer}): each gets the RFC's or the trusted servers' answer
  * (mostly GOAWAY with the error code they use), within a bound, and a second, healthy connection is served while it
  * happens and after. Timeouts are short; the tests wait for outcomes, never for a time.
  */
@@ -98,16 +99,16 @@ class Http2AttackTest {
 
     /** A healthy client on its own connection gets its answer. */
     private void assertHealthyClientServed() throws IOException {
-        try (FrameClient healthy = new FrameClient(server.localAddress())) {
+        try (H2Peer healthy = H2Peer.dial(server.localAddress())) {
             healthy.send(healthy.request(1, "/ok", true));
-            FrameClient.StreamOutcome outcome = healthy.awaitStream(1);
+            H2Peer.StreamOutcome outcome = healthy.awaitStream(1);
             assertThat(outcome.status()).isEqualTo(200);
             assertThat(new String(outcome.body(), StandardCharsets.US_ASCII)).isEqualTo("ok");
         }
     }
 
     /** Sends {@code count} frames made by {@code frame}, in batches, until done or the server closes. */
-    private static void flood(FrameClient client, int count, IntFunction<Http2Frame> frame) {
+    private static void flood(H2Peer client, int count, IntFunction<Http2Frame> frame) {
         int batch = 100;
         try {
             for (int i = 0; i < count; i += batch) {
@@ -122,7 +123,7 @@ class Http2AttackTest {
         }
     }
 
-    private void assertGoAway(FrameClient attacker, Http2ErrorCode expected, long start) throws IOException {
+    private void assertGoAway(H2Peer attacker, Http2ErrorCode expected, long start) throws IOException {
         GoAwayFrame goAway = attacker.awaitGoAway();
         assertThat(goAway).as("GOAWAY").isNotNull();
         assertThat(Http2ErrorCode.describe(goAway.errorCode())).isEqualTo(expected.toString());
@@ -137,7 +138,7 @@ class Http2AttackTest {
         start(Http2Options.builder().maxConcurrentStreams(16).build());
         assertHealthyClientServed();
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> flood(attacker, 20_000, i -> {
                 int id = 1 + 2 * (i / 2);
                 return i % 2 == 0 ? attacker.request(id, "/block", true) : new RstStreamFrame(id, 0x8 /* CANCEL */);
@@ -156,7 +157,7 @@ class Http2AttackTest {
         // read that opened its stream, which no client waiting for an answer does.
         start(Http2Options.builder().maxConcurrentStreams(2000).build());
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> flood(attacker, 1200, i -> {
                 int id = 1 + 2 * (i / 2);
                 return i % 2 == 0 ? attacker.request(id, "/ok", true) : new RstStreamFrame(id, 0x8 /* CANCEL */);
@@ -172,7 +173,7 @@ class Http2AttackTest {
         // A client that closes bodies unread (Shuttle's own client, a browser leaving a page) resets each stream
         // after its head arrived: 300 in a row, three times the reset budget, are ordinary traffic.
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int i = 0; i < 300; i++) {
                 int id = 1 + 2 * i;
                 client.send(client.request(id, "/big", true));
@@ -192,7 +193,7 @@ class Http2AttackTest {
         // reset it (STREAM_CLOSED), while the handler runs on.
         start(Http2Options.builder().maxConcurrentStreams(1000).build());
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> flood(attacker, 4000, i -> {
                 int id = 1 + 2 * (i / 2);
                 return i % 2 == 0 ? attacker.request(id, "/block", true)
@@ -208,7 +209,7 @@ class Http2AttackTest {
     @Test
     void streamsBeyondTheLimitAreRefusedAndAFewResetsAreFine() throws Exception {
         start(Http2Options.builder().maxConcurrentStreams(2).build());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/block", true), client.request(3, "/block", true),
                     client.request(5, "/ok", true));
             assertThat(client.awaitStream(5).resetCode()).isEqualTo(Http2ErrorCode.REFUSED_STREAM.code());
@@ -217,7 +218,7 @@ class Http2AttackTest {
             // The reset streams count until their handlers have returned (rapid reset's defence), which happens a
             // moment after the release: a stream opened before that is refused too. Then one is served.
             int id = 7;
-            FrameClient.StreamOutcome outcome;
+            H2Peer.StreamOutcome outcome;
             do {
                 client.send(client.request(id, "/ok", true));
                 outcome = client.awaitStream(id);
@@ -233,7 +234,7 @@ class Http2AttackTest {
     void countlessEmptyContinuationFramesEndInEnhanceYourCalm() throws Exception {
         start(Http2Options.defaults());
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             ByteBuffer block = attacker.requestBlock("GET", "/ok");
             attacker.send(new HeadersFrame(1, block, true, false));
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> flood(attacker, 100_000,
@@ -248,7 +249,7 @@ class Http2AttackTest {
     void aFieldBlockBeyondItsBoundEndsInEnhanceYourCalm() throws Exception {
         start(Http2Options.defaults());
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             byte[] filler = new byte[16_000];
             attacker.send(new HeadersFrame(1, attacker.requestBlock("GET", "/ok"), true, false));
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> flood(attacker, 1000,
@@ -269,7 +270,7 @@ class Http2AttackTest {
             throws Exception {
         // Every other timeout is long: only the field block's own deadline can end this connection.
         start(Http2Options.defaults(), ServerTimeouts.builder().headerRead(SHORT).build());
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             if (otherStreamOpen) {
                 attacker.send(attacker.request(1, "/block", true));
             }
@@ -284,7 +285,7 @@ class Http2AttackTest {
     @Test
     void aFrameTrickledByteByByteIsClosedAtItsDeadline() throws Exception {
         start(Http2Options.defaults(), ServerTimeouts.builder().bodyRead(SHORT).build());
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             attacker.send(attacker.request(1, "/block", false));
             ByteBuffer frame = ByteBuffer.allocate(9 + 16_000);
             Http2FrameWriter.write(frame, new DataFrame(1, ByteBuffer.allocate(16_000), false));
@@ -310,7 +311,7 @@ class Http2AttackTest {
     @Test
     void anHpackBombIsAnswered431AndTheConnectionLives() throws Exception {
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             // One 4000-octet entry inserted into the dynamic table, then referenced 4000 times: 12 KiB on the wire,
             // 16 MB decoded. Fields past the list limit are never materialised.
             ByteBuffer head = client.requestBlock("GET", "/ok");
@@ -361,7 +362,7 @@ class Http2AttackTest {
     void aControlFrameFloodEndsInEnhanceYourCalm(String what, IntFunction<Http2Frame> frame) throws Exception {
         start(Http2Options.defaults());
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             attacker.send(attacker.request(1, "/block", false)); // a stream for the DATA flood to use
             CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> flood(attacker, 100_000, frame));
             assertHealthyClientServed();
@@ -374,7 +375,7 @@ class Http2AttackTest {
     @Test
     void aFewControlFramesAreAnsweredAsUsual() throws Exception {
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int i = 0; i < 50; i++) {
                 client.send(new PingFrame(i, false), SettingsFrame.of(List.of()), new WindowUpdateFrame(0, 1));
             }
@@ -403,7 +404,7 @@ class Http2AttackTest {
     @Test
     void anIdleConnectionGetsGoAwayAtTheIdleTimeout() throws Exception {
         start(Http2Options.defaults(), ServerTimeouts.builder().idle(SHORT).build());
-        try (FrameClient idle = new FrameClient(server.localAddress())) {
+        try (H2Peer idle = H2Peer.dial(server.localAddress())) {
             // The reader parks while the stream's handler still runs; the handler ends after that, so the idle
             // deadline must start when the last stream ends, not when the reader parked.
             idle.send(idle.request(1, "/block", true));
@@ -421,7 +422,7 @@ class Http2AttackTest {
     void aClientThatResetsItsStreamsMidResponseLeavesNoWarning() throws Exception {
         start(Http2Options.defaults(), ServerTimeouts.builder().write(SHORT).build());
         try (dev.shuttle.server.LogCaptureAccess log = dev.shuttle.server.LogCaptureAccess.open();
-             FrameClient client = new FrameClient(server.localAddress())) {
+             H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/big", true), client.request(3, "/big", true));
             client.send(new RstStreamFrame(1, 0x8));
             client.socket().setSoLinger(true, 0);
@@ -437,12 +438,12 @@ class Http2AttackTest {
     @Test
     void aClientThatNeverOpensItsWindowLosesItsStreamAtTheWriteTimeout() throws Exception {
         start(Http2Options.defaults(), ServerTimeouts.builder().write(SHORT).build());
-        try (FrameClient staller = new FrameClient(server.localAddress())) {
+        try (H2Peer staller = H2Peer.dial(server.localAddress())) {
             staller.send(SettingsFrame.of(List.of(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE, 0))));
             long start = System.nanoTime();
             staller.send(staller.request(1, "/big", true));
             assertHealthyClientServed();
-            FrameClient.StreamOutcome outcome = staller.awaitStream(1);
+            H2Peer.StreamOutcome outcome = staller.awaitStream(1);
             assertThat(outcome.status()).isEqualTo(200);
             assertThat(outcome.body()).isEmpty();
             assertThat(outcome.resetCode()).isNotEqualTo(-1);
@@ -458,7 +459,7 @@ class Http2AttackTest {
     @Test
     void requestBodiesTheHandlerNeverReadsGiveTheirWindowBackWhenTheHandlerReturns() throws Exception {
         start(Http2Options.builder().connectionWindowSize(65_535).initialWindowSize(65_535).build());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             // 40 requests with a whole 4 KiB body each, 160 KiB in all on a 64 KiB connection window, to a handler
             // that answers without reading: each body's window must come back, or the seventeenth overruns it.
             for (int i = 0; i < 40; i++) {
@@ -474,7 +475,7 @@ class Http2AttackTest {
     @Test
     void dataStillInFlightWhenTheServerAnsweredAndEndedAnUploadIsIgnored() throws Exception {
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             // 300 uploads (more than the 200 resets a connection may cause) that the handler answers without reading:
             // the server ends each with RST_STREAM(NO_ERROR), and the client's next DATA frame was already on its way
             // (RFC 9113 5.4.2 and 8.1: the server must be ready for it and ignore it). That is no misbehaviour. Every
@@ -537,7 +538,7 @@ class Http2AttackTest {
 
     @FunctionalInterface
     interface Violation {
-        void commit(FrameClient client) throws IOException;
+        void commit(H2Peer client) throws IOException;
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -546,7 +547,7 @@ class Http2AttackTest {
             throws Exception {
         start(Http2Options.defaults());
         long start = System.nanoTime();
-        try (FrameClient attacker = new FrameClient(server.localAddress())) {
+        try (H2Peer attacker = H2Peer.dial(server.localAddress())) {
             violation.commit(attacker);
             assertGoAway(attacker, code, start);
         }
@@ -556,7 +557,7 @@ class Http2AttackTest {
     @Test
     void dataOnAStreamTheClientAlreadyEndedResetsOnlyThatStream() throws Exception {
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/block", true));
             client.send(new DataFrame(1, ByteBuffer.wrap(new byte[] {1}), false));
             assertThat(client.awaitStream(1).resetCode()).isEqualTo(Http2ErrorCode.STREAM_CLOSED.code());

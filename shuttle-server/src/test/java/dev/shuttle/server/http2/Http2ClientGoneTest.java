@@ -9,6 +9,7 @@ import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.SettingsFrame;
+import dev.shuttle.wire.testing.H2Peer;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +42,7 @@ class Http2ClientGoneTest {
             request.cancellation().await();
             outcome.complete(request.cancellation().cause());
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", true));
             assertThat(handlerWaits.await(10, TimeUnit.SECONDS)).isTrue();
             client.send(new RstStreamFrame(1, Http2ErrorCode.CANCEL));
@@ -61,7 +62,7 @@ class Http2ClientGoneTest {
                 outcome.complete(e);
             }
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", false)); // a body is announced, none comes
             assertThat(handlerWaits.await(10, TimeUnit.SECONDS)).isTrue();
             client.send(new RstStreamFrame(1, Http2ErrorCode.CANCEL));
@@ -82,7 +83,7 @@ class Http2ClientGoneTest {
                 outcome.complete(e);
             }
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(SettingsFrame.of(List.of(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE, 0))));
             client.send(client.request(1, "/", true));
             client.awaitHead(1);
@@ -103,7 +104,7 @@ class Http2ClientGoneTest {
             signal.await();
             causes.get(index).complete(signal.cause());
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/a", true), client.request(3, "/b", true));
             assertThat(bothWait.await(10, TimeUnit.SECONDS)).isTrue();
         } // closing the socket ends the connection

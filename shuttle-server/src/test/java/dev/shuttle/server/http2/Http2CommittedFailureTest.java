@@ -8,6 +8,7 @@ import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.LogCaptureAccess;
 import dev.shuttle.wire.http2.Http2ErrorCode;
 import dev.shuttle.wire.http2.RstStreamFrame;
+import dev.shuttle.wire.testing.H2Peer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
@@ -36,9 +37,9 @@ class Http2CommittedFailureTest {
             response.body().write("abc".getBytes(StandardCharsets.US_ASCII));
             response.send("def");
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", true));
-            FrameClient.StreamOutcome outcome = client.awaitStream(1);
+            H2Peer.StreamOutcome outcome = client.awaitStream(1);
             assertThat(outcome.resetCode()).isEqualTo(-1);
             assertThat(new String(outcome.body(), StandardCharsets.US_ASCII)).isEqualTo("abcdef");
         }
@@ -51,9 +52,9 @@ class Http2CommittedFailureTest {
             response.contentLength(3);
             response.body().write("abcdef".getBytes(StandardCharsets.US_ASCII));
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", true));
-            FrameClient.StreamOutcome outcome = client.awaitStream(1);
+            H2Peer.StreamOutcome outcome = client.awaitStream(1);
             assertThat(outcome.status()).isEqualTo(200);
             assertThat(outcome.resetCode()).isEqualTo(Http2ErrorCode.INTERNAL_ERROR.code());
         }
@@ -68,9 +69,9 @@ class Http2CommittedFailureTest {
             response.flush();
             throw new IllegalStateException("boom");
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", true));
-            FrameClient.StreamOutcome outcome = client.awaitStream(1);
+            H2Peer.StreamOutcome outcome = client.awaitStream(1);
             assertThat(new String(outcome.body(), StandardCharsets.US_ASCII)).isEqualTo("part");
             assertThat(outcome.resetCode()).isEqualTo(Http2ErrorCode.INTERNAL_ERROR.code());
             assertThat(client.drain(200)).noneMatch(frame -> frame instanceof RstStreamFrame);
@@ -86,7 +87,7 @@ class Http2CommittedFailureTest {
                 response.body().write(block); // until the reset fails a write
             }
         });
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", true));
             client.awaitHead(1);
             client.send(new RstStreamFrame(1, Http2ErrorCode.CANCEL));

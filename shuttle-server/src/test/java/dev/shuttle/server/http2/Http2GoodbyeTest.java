@@ -19,17 +19,18 @@ import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.SettingsFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
+import dev.shuttle.wire.testing.H2Peer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -132,7 +133,7 @@ class Http2GoodbyeTest {
         // The answer leaves from the handler's thread while the reader may already see the client close: the event
         // must still come before CLOSED, as the listener's contract has events in the order they happened.
         start(ServerTimeouts.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/block", true));
             assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
             client.send(new GoAwayFrame(0, Http2ErrorCode.NO_ERROR, ""));
@@ -143,7 +144,7 @@ class Http2GoodbyeTest {
     }
 
     /** Reads frames until {@code wanted} arrives, answering PINGs as every client does. */
-    private static <F extends Http2Frame> F readUntil(FrameClient client, Class<F> wanted) throws IOException {
+    private static <F extends Http2Frame> F readUntil(H2Peer client, Class<F> wanted) throws IOException {
         for (Http2Frame frame; (frame = client.read()) != null; ) {
             if (wanted.isInstance(frame)) {
                 return wanted.cast(frame);
@@ -158,7 +159,7 @@ class Http2GoodbyeTest {
     @Test
     void aClientsGoAwayIsAnsweredWithOursAndTheConnectionEndsWithAFin() throws Exception {
         start(ServerTimeouts.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/ok", true));
             assertThat(client.awaitStream(1).status()).isEqualTo(200);
             client.send(new GoAwayFrame(0, Http2ErrorCode.NO_ERROR, ""));
@@ -177,7 +178,7 @@ class Http2GoodbyeTest {
     @Test
     void anIdleConnectionsGoAwayIsFollowedByAFin() throws Exception {
         start(ServerTimeouts.builder().idle(Duration.ofMillis(300)).build());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/ok", true));
             assertThat(client.awaitStream(1).status()).isEqualTo(200);
             assertThat(client.awaitGoAway().errorCode()).isEqualTo(Http2ErrorCode.NO_ERROR.code());
@@ -191,7 +192,7 @@ class Http2GoodbyeTest {
     @Test
     void aShutdownTakesTheRequestsSentBeforeTheClientSawItsFirstGoAway() throws Exception {
         start(ServerTimeouts.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/block", true));
             assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Boolean> shutdown = shutdownInBackground();
@@ -235,7 +236,7 @@ class Http2GoodbyeTest {
     @Test
     void aResponseFinishedAfterTheGoAwayArrivesWholeWhileTheClientKeepsSending() throws Exception {
         start(ServerTimeouts.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(SettingsFrame.of(List.of(new SettingsFrame.Setting(Http2Settings.INITIAL_WINDOW_SIZE,
                     Integer.MAX_VALUE))), new WindowUpdateFrame(0, Integer.MAX_VALUE - 65_535));
             client.send(client.request(1, "/big-later", true));

@@ -9,6 +9,7 @@ import dev.shuttle.server.GoAwayEvent;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.transport.tls.SelfSignedCertificate;
+import dev.shuttle.wire.testing.H2Peer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -74,7 +75,7 @@ class Http2ListenerRulesTest {
         HttpServer server = HttpServer.builder().tls(CERTIFICATE.serverContext()).connectionListener(listener)
                 .handler((request, response) -> response.send("ok")).start();
         CompletableFuture<Boolean> shutdown = new CompletableFuture<>();
-        try (FrameClient client = FrameClient.overTls(server.localAddress(), CERTIFICATE.clientContext())) {
+        try (H2Peer client = H2Peer.dialTls(server.localAddress(), CERTIFICATE.clientContext())) {
             client.send(client.request(1, "/", true));
             assertThat(client.awaitStream(1).status()).isEqualTo(200);
             listener.awaitState(ConnectionState.PARKED); // the response is out: no transition is left to come

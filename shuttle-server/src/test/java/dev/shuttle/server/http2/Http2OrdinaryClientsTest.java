@@ -9,6 +9,7 @@ import dev.shuttle.wire.http2.GoAwayFrame;
 import dev.shuttle.wire.http2.PingFrame;
 import dev.shuttle.wire.http2.RstStreamFrame;
 import dev.shuttle.wire.http2.WindowUpdateFrame;
+import dev.shuttle.wire.testing.H2Peer;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -61,7 +62,7 @@ class Http2OrdinaryClientsTest {
         return releases.computeIfAbsent(call, k -> new CountDownLatch(1));
     }
 
-    private static void assertNoGoAway(FrameClient client) throws IOException {
+    private static void assertNoGoAway(H2Peer client) throws IOException {
         assertThat(client.drain(200)).noneMatch(frame -> frame instanceof GoAwayFrame);
     }
 
@@ -69,7 +70,7 @@ class Http2OrdinaryClientsTest {
     void returningTheCreditOfEachSmallBodyClosedUnreadIsFree() throws Exception {
         // Go's transport, closing a body unread, gives its credit back at once: WINDOW_UPDATE(0, 2) per request.
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int i = 0; i < MANY; i++) {
                 int id = 1 + 2 * i;
                 client.send(client.request(id, "/ok", true));
@@ -84,7 +85,7 @@ class Http2OrdinaryClientsTest {
     void resettingStreamsWhoseAnswerArrivedAndReturningTheirCreditIsFree() throws Exception {
         // The same with RST_STREAM(CANCEL) on the finished stream too, as clients that cancel on close do.
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int i = 0; i < MANY; i++) {
                 int id = 1 + 2 * i;
                 client.send(client.request(id, "/ok", true));
@@ -98,7 +99,7 @@ class Http2OrdinaryClientsTest {
     @Test
     void growingEachStreamsWindowAsItOpensIsFree() throws Exception {
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int i = 0; i < MANY; i++) {
                 int id = 1 + 2 * i;
                 client.send(client.request(id, "/ok", true), new WindowUpdateFrame(id, 1 << 20));
@@ -111,7 +112,7 @@ class Http2OrdinaryClientsTest {
     @Test
     void aPingAfterEachAnswerIsFree() throws Exception {
         start(Http2Options.defaults());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int i = 0; i < MANY; i++) {
                 int id = 1 + 2 * i;
                 client.send(client.request(id, "/ok", true));
@@ -128,7 +129,7 @@ class Http2OrdinaryClientsTest {
         // next at once, while the server still counts the last one's handler. That stream waits for the handler,
         // rather than being refused, and neither the cancellations nor any refusal spend a budget.
         start(Http2Options.builder().maxConcurrentStreams(1).build());
-        try (FrameClient client = new FrameClient(server.localAddress())) {
+        try (H2Peer client = H2Peer.dial(server.localAddress())) {
             for (int call = 0; call < 250; call++) {
                 int id = 1 + 4 * call;
                 client.send(client.request(id, "/slow/" + call, true));

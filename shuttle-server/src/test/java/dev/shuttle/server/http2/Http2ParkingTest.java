@@ -6,6 +6,7 @@ import dev.shuttle.server.ConnectionState;
 import dev.shuttle.server.HttpServer;
 import dev.shuttle.server.ServerTimeouts;
 import dev.shuttle.transport.tls.SelfSignedCertificate;
+import dev.shuttle.wire.testing.H2Peer;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,9 +78,9 @@ class Http2ParkingTest {
                     }
                     response.send("written while parked");
                 }).start();
-             FrameClient client = new FrameClient(server.localAddress())) {
+             H2Peer client = H2Peer.dial(server.localAddress())) {
             client.send(client.request(1, "/", true));
-            FrameClient.StreamOutcome outcome = client.awaitStream(1);
+            H2Peer.StreamOutcome outcome = client.awaitStream(1);
             assertThat(outcome.status()).isEqualTo(200);
             assertThat(new String(outcome.body(), StandardCharsets.UTF_8)).isEqualTo("written while parked");
             assertThat(transitions).doesNotContain("PARKED->IDLE");

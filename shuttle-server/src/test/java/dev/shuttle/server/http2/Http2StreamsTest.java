@@ -19,6 +19,7 @@ class Http2StreamsTest {
     @Test
     void dataOverrunningAStreamWindowIsAStreamErrorAndItsBytesGoBackToTheConnectionWindow() throws Exception {
         Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
+        streams.settingsAcknowledged(); // the client holds to our windows
         long credited = 0;
         // Twenty streams each overrun their window by one byte: 20 020 bytes in all, twice the connection window.
         // Without the credit the connection window runs dry at the tenth, a connection error that ends every stream.
@@ -45,6 +46,7 @@ class Http2StreamsTest {
     @Test
     void aRequestBodyItsHandlerNeverReadGoesBackToTheConnectionWindowWhenTheHandlerReturns() throws Exception {
         Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
+        streams.settingsAcknowledged(); // the client holds to our windows
         // Twenty requests each send a whole 1 000-byte body, twice the connection window in all; each handler answers
         // without reading it. Without the credit, the eleventh body is a connection FLOW_CONTROL_ERROR.
         for (int i = 0; i < 20; i++) {
@@ -61,6 +63,7 @@ class Http2StreamsTest {
     @Test
     void dataOnAStreamWeResetIsIgnoredForTheLastResetsOnlyThenItIsAStreamError() throws Exception {
         Http2Streams streams = new Http2Streams(STREAM_WINDOW, 1 << 30, delta -> { });
+        streams.settingsAcknowledged(); // the client holds to our windows
         int streamsReset = dev.shuttle.wire.http2.RecentResets.SIZE + 1;
         for (int i = 0; i < streamsReset; i++) {
             int id = 1 + 2 * i;
@@ -74,5 +77,30 @@ class Http2StreamsTest {
                 () -> streams.dataReceived(1, ByteBuffer.allocate(10), 10, false));
         assertThat(tooLate.isConnectionError()).isFalse();
         assertThat(tooLate.error()).isEqualTo(Http2ErrorCode.STREAM_CLOSED);
+    }
+
+    /**
+     * The handler answered and returned before the upload ended; the rest of the body, END_STREAM with it, arrives
+     * before the session's NO_ERROR reset (the handler's thread has yet to send it). Those bytes counted against the
+     * connection window and must come back to it, with the reset or with the stream's close.
+     */
+    @Test
+    void theEndOfAnUploadArrivingAfterItsHandlerReturnedGoesBackToTheConnectionWindow() throws Exception {
+        Http2Streams streams = new Http2Streams(STREAM_WINDOW, CONNECTION_WINDOW, delta -> { });
+        streams.settingsAcknowledged(); // the client holds to our windows
+        long credited = 0;
+        // Twenty such bodies of 1 000 bytes, twice the connection window: without the credit, the eleventh is a
+        // connection FLOW_CONTROL_ERROR, as the connection stalls in practice.
+        for (int i = 0; i < 20; i++) {
+            int id = 1 + 2 * i;
+            Http2Stream stream = streams.open(id);
+            streams.localEnded(stream); // the response went out
+            assertThat(streams.handlerDone(stream)).as("upload unfinished: the session resets it").isTrue();
+            streams.dataReceived(id, ByteBuffer.allocate(STREAM_WINDOW), STREAM_WINDOW, true);
+            streams.reset(id, Http2ErrorCode.NO_ERROR, false); // what HandlerRun.done does next
+            credited += streams.takeConnectionUpdate();
+        }
+        assertThat(credited).isGreaterThan(20L * STREAM_WINDOW - CONNECTION_WINDOW / 2);
+        assertThat(streams.ids()).isEmpty();
     }
 }

@@ -138,7 +138,7 @@ final class Der {
         return out.toByteArray();
     }
 
-    /** A cursor over DER input, for reading a few known structures. */
+    /** A cursor over DER input, for reading a few known structures; owned by the thread that reads with it. */
     static final class Reader {
         private final byte[] input;
         private int position;
@@ -156,11 +156,6 @@ final class Der {
 
         boolean hasMore() {
             return position < end;
-        }
-
-        int peekTag() {
-            check(position < end);
-            return input[position] & 0xff;
         }
 
         /** The next element's tag, length and content; the cursor moves past it. */

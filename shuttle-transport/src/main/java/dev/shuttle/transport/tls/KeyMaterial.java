@@ -1,6 +1,5 @@
 package dev.shuttle.transport.tls;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,7 +38,12 @@ public final class KeyMaterial {
     private KeyMaterial() {
     }
 
-    /** A server context from a PKCS#12 file holding one private key and its certificate chain. */
+    /**
+     * {@return a server context from a PKCS#12 file holding one private key and its certificate chain}
+     *
+     * @param pkcs12 the PKCS#12 file
+     * @param password the file's password, also the key's
+     */
     public static SSLContext serverContext(Path pkcs12, char[] password) {
         try (InputStream in = Files.newInputStream(pkcs12)) {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -52,7 +56,12 @@ public final class KeyMaterial {
         }
     }
 
-    /** A server context from a PEM certificate chain (leaf first) and a PEM private key. */
+    /**
+     * {@return a server context from a PEM certificate chain (leaf first) and a PEM private key}
+     *
+     * @param certificateChain the PEM certificate chain, leaf first
+     * @param privateKey the PEM private key (PKCS#8, or PKCS#1 RSA or SEC1 EC)
+     */
     public static SSLContext serverContextFromPem(Path certificateChain, Path privateKey) {
         List<X509Certificate> chain = readCertificates(certificateChain);
         if (chain.isEmpty()) {
@@ -70,7 +79,12 @@ public final class KeyMaterial {
         }
     }
 
-    /** A server context from a key store with one key entry. */
+    /**
+     * {@return a server context from a key store with one key entry}
+     *
+     * @param store the key store
+     * @param password the key's password
+     */
     public static SSLContext serverContext(KeyStore store, char[] password) {
         try {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -83,7 +97,11 @@ public final class KeyMaterial {
         }
     }
 
-    /** A client context that trusts exactly the certificates in a PEM file (e.g. curl's {@code --cacert}). */
+    /**
+     * {@return a client context that trusts exactly the certificates in a PEM file (e.g. curl's {@code --cacert})}
+     *
+     * @param pemCertificates the PEM file of trusted certificates
+     */
     public static SSLContext trusting(Path pemCertificates) {
         List<X509Certificate> certificates = readCertificates(pemCertificates);
         if (certificates.isEmpty()) {
@@ -92,7 +110,11 @@ public final class KeyMaterial {
         return trusting(certificates);
     }
 
-    /** A client context that trusts exactly {@code anchors}. */
+    /**
+     * {@return a client context that trusts exactly {@code anchors}}
+     *
+     * @param anchors the trusted certificates
+     */
     public static SSLContext trusting(Collection<X509Certificate> anchors) {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -111,7 +133,12 @@ public final class KeyMaterial {
         }
     }
 
-    /** Every certificate in a PEM file, in order. */
+    /**
+     * Every certificate in a PEM file, in order.
+     *
+     * @param pem the PEM file
+     * @return the certificates, possibly empty
+     */
     public static List<X509Certificate> readCertificates(Path pem) {
         try (InputStream in = Files.newInputStream(pem)) {
             List<X509Certificate> certificates = new ArrayList<>();
@@ -126,7 +153,11 @@ public final class KeyMaterial {
         }
     }
 
-    /** The first private key in a PEM file. */
+    /**
+     * {@return the first private key in a PEM file}
+     *
+     * @param pem the PEM file
+     */
     public static PrivateKey readPrivateKey(Path pem) {
         String text;
         try {
@@ -214,15 +245,5 @@ public final class KeyMaterial {
             }
         }
         return text.toString();
-    }
-
-    /** For tests: a certificate parsed from PEM text. */
-    static List<X509Certificate> parseCertificates(String pem) throws GeneralSecurityException {
-        List<X509Certificate> certificates = new ArrayList<>();
-        for (Certificate certificate : CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))) {
-            certificates.add((X509Certificate) certificate);
-        }
-        return certificates;
     }
 }

@@ -55,7 +55,11 @@ public final class SelfSignedCertificate {
         this.privateKey = privateKey;
     }
 
-    /** For {@code localhost}, {@code 127.0.0.1} and {@code ::1}, valid from yesterday for ten years. */
+    /**
+     * For {@code localhost}, {@code 127.0.0.1} and {@code ::1}, valid from yesterday for ten years.
+     *
+     * @return a new certificate and authority
+     */
     public static SelfSignedCertificate generate() {
         return generate(List.of("localhost", "127.0.0.1", "::1"));
     }
@@ -63,6 +67,8 @@ public final class SelfSignedCertificate {
     /**
      * For the given host names and IP address literals (the first is the subject's common name).
      *
+     * @param names the host names and IP address literals the certificate is for
+     * @return a new certificate and authority
      * @throws IllegalArgumentException when {@code names} is empty
      */
     public static SelfSignedCertificate generate(List<String> names) {
@@ -163,21 +169,26 @@ public final class SelfSignedCertificate {
         return sha1.digest();
     }
 
-    /** The server certificate. */
+    /** {@return the server certificate} */
     public X509Certificate certificate() {
         return certificate;
     }
 
-    /** The authority that signed it: what clients trust. */
+    /** {@return the authority that signed it: what clients trust} */
     public X509Certificate authority() {
         return authority;
     }
 
+    /** {@return the server certificate's private key} */
     public PrivateKey privateKey() {
         return privateKey;
     }
 
-    /** A PKCS#12 key store with the key and its chain (certificate, authority) under the alias {@code server}. */
+    /**
+     * {@return a PKCS#12 key store with the key and its chain (certificate, authority) under the alias {@code server}}
+     *
+     * @param password the store's and the key's password
+     */
     public KeyStore keyStore(char[] password) {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -189,37 +200,46 @@ public final class SelfSignedCertificate {
         }
     }
 
-    /** A server context presenting the certificate and its chain. */
+    /** {@return a server context presenting the certificate and its chain} */
     public SSLContext serverContext() {
         return KeyMaterial.serverContext(keyStore(new char[0]), new char[0]);
     }
 
-    /** A client context that trusts the authority (and nothing else). */
+    /** {@return a client context that trusts the authority (and nothing else)} */
     public SSLContext clientContext() {
         return KeyMaterial.trusting(List.of(authority));
     }
 
-    /** The authority's certificate in PEM, for {@code curl --cacert} and friends. */
+    /** {@return the authority's certificate in PEM, for {@code curl --cacert} and friends} */
     public String authorityPem() {
         return pem("CERTIFICATE", encoded(authority));
     }
 
-    /** The certificate chain (certificate, then authority) in PEM, as servers such as nginx read it. */
+    /** {@return the certificate chain (certificate, then authority) in PEM, as servers such as nginx read it} */
     public String certificateChainPem() {
         return pem("CERTIFICATE", encoded(certificate)) + pem("CERTIFICATE", encoded(authority));
     }
 
-    /** The private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY}). */
+    /** {@return the private key in PKCS#8 PEM ({@code BEGIN PRIVATE KEY})} */
     public String privateKeyPem() {
         return pem("PRIVATE KEY", privateKey.getEncoded());
     }
 
-    /** Writes {@link #authorityPem()} to {@code file}. */
+    /**
+     * Writes {@link #authorityPem()} to {@code file}.
+     *
+     * @param file where the authority's PEM goes (created or replaced)
+     */
     public void writeAuthorityPem(Path file) {
         write(file, authorityPem());
     }
 
-    /** Writes the chain and the key as PEM files, for servers and tools that read files (nginx, curl). */
+    /**
+     * Writes the chain and the key as PEM files, for servers and tools that read files (nginx, curl).
+     *
+     * @param chainFile where the certificate chain's PEM goes
+     * @param keyFile where the private key's PEM goes
+     */
     public void writePem(Path chainFile, Path keyFile) {
         write(chainFile, certificateChainPem());
         write(keyFile, privateKeyPem());

@@ -16,6 +16,7 @@ import javax.net.ssl.SSLSession;
  */
 public record TlsInfo(String protocol, String cipherSuite, String applicationProtocol, boolean resumed,
                       Duration handshakeTime, SSLSession session) {
+    /** Checks that protocol, cipher suite and handshake time are given. */
     public TlsInfo {
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(cipherSuite, "cipherSuite");

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * <p>States, in wire order: SIZE_START → SIZE → (SIZE_WS → EXTENSION)? → SIZE_LF → DATA → DATA_CR → DATA_LF → SIZE_START
  * ...; after the size line of the last (zero-size) chunk, SIZE_LF → TRAILERS → DONE. Framing bytes are consumed even
  * when the output is full or the skip allowance is spent, so a reader that took exactly the body's bytes sees
- * {@link #isComplete()} as soon as the terminator has arrived.
+ * {@link #isComplete()} as soon as the terminator has arrived. Not thread-safe: owned by the thread reading the body.
  */
 final class ChunkedDecoder implements BodyDecoder {
     /** Chunk sizes above this (2^60 - 1, ~1 EiB) are rejected: no real chunk is that large, and size math stays safe. */

@@ -3,7 +3,10 @@ package dev.shuttle.wire.http1;
 import dev.shuttle.wire.Headers;
 import java.nio.ByteBuffer;
 
-/** A response body that ends when the server closes the connection (RFC 9112 6.3 rule 8). */
+/**
+ * A response body that ends when the server closes the connection (RFC 9112 6.3 rule 8). Not thread-safe: owned by
+ * the thread reading the body.
+ */
 final class CloseDelimitedDecoder implements BodyDecoder {
     private long read;
     private boolean closed;

@@ -3,7 +3,7 @@ package dev.shuttle.wire.http1;
 import dev.shuttle.wire.Headers;
 import java.nio.ByteBuffer;
 
-/** A body of a declared length; also the empty body (length 0). */
+/** A body of a declared length; also the empty body (length 0). Owned by the thread reading the body. */
 final class ContentLengthDecoder implements BodyDecoder {
     private final long length;
     private long read;

@@ -6,7 +6,7 @@ import java.io.OutputStream;
 /**
  * Writes a body of a declared Content-Length: writing more than declared throws at once; closing before all bytes
  * were written throws, since the peer would wait for the rest and the connection cannot be reused.
- * {@code close()} does not close the underlying stream.
+ * {@code close()} does not close the underlying stream. Not thread-safe: owned by the thread writing the body.
  */
 public final class FixedLengthBodyOutputStream extends OutputStream {
     private final OutputStream out;

@@ -28,6 +28,7 @@ import java.util.Locale;
  * supported, so that pseudo-header is refused.
  *
  * <p>Cookie crumbs (section 8.2.3) are joined with "; " into one {@code cookie} field, placed after the others.
+ * Not thread-safe: owned by the thread that decodes the block.
  */
 public final class Http2FieldCollector {
     private enum Kind { REQUEST, RESPONSE, TRAILERS }

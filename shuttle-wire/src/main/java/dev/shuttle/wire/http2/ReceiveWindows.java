@@ -28,6 +28,8 @@ public final class ReceiveWindows {
     private final int streamWindow;
     /** Connection credit handed out by the policy and not yet taken for a WINDOW_UPDATE. */
     private int connectionUpdate;
+    /** The peer acknowledged our SETTINGS; until then it may send a new stream the default window (RFC 9113 6.9.2). */
+    private boolean settingsAcknowledged;
 
     /**
      * @param connectionWindow the connection window we grant (the part above 65 535 announced in our opening
@@ -40,8 +42,18 @@ public final class ReceiveWindows {
         this.streamWindow = streamWindow;
     }
 
+    /**
+     * A new stream's receive window: our SETTINGS_INITIAL_WINDOW_SIZE, or the protocol's default if that is larger
+     * and the peer has not acknowledged our SETTINGS yet (it may not have seen a smaller window).
+     */
     public Stream open(int streamId) {
-        return new Stream(streamId, streamWindow);
+        return new Stream(streamId, settingsAcknowledged ? streamWindow
+                : Math.max(streamWindow, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE));
+    }
+
+    /** The peer acknowledged our SETTINGS: streams opened from now on get exactly our initial window. */
+    public void settingsAcknowledged() {
+        settingsAcknowledged = true;
     }
 
     /**

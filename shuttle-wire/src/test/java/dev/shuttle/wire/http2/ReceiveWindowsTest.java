@@ -14,6 +14,7 @@ class ReceiveWindowsTest {
     @Test
     void paddingIsCreditedOnArrivalAndThePayloadAsItIsRead() throws Exception {
         ReceiveWindows windows = new ReceiveWindows(100, 100);
+        windows.settingsAcknowledged(); // the peer holds to our windows
         ReceiveWindows.Stream stream = windows.open(1);
         assertThat(windows.receive(stream, 60, 10)).as("50 octets of padding: the stream's half window").isEqualTo(50);
         assertThat(windows.takeConnectionUpdate()).as("half the window, all padding").isEqualTo(50);
@@ -27,9 +28,21 @@ class ReceiveWindowsTest {
     }
 
     @Test
+    void aStreamOpenedBeforeThePeerAcknowledgedASmallerWindowGetsTheDefault() throws Exception {
+        ReceiveWindows windows = new ReceiveWindows(1 << 20, 1_024);
+        ReceiveWindows.Stream early = windows.open(1);
+        windows.receive(early, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+        windows.settingsAcknowledged();
+        ReceiveWindows.Stream late = windows.open(3);
+        assertThatThrownBy(() -> windows.receive(late, 1_025, 1_025)).isInstanceOfSatisfying(Http2Exception.class,
+                e -> assertThat(e.isConnectionError()).isFalse());
+    }
+
+    @Test
     void aHeavilyPaddedBodyNeverShrinksItsStreamsWindow() throws Exception {
         int window = 16_384;
         ReceiveWindows windows = new ReceiveWindows(window, window);
+        windows.settingsAcknowledged(); // the peer holds to our windows
         ReceiveWindows.Stream stream = windows.open(1);
         long streamCredit = 0;
         for (int frame = 0; frame < 1_000; frame++) { // 1 MB through a 16 KiB stream window, 99 % of it padding
@@ -45,6 +58,7 @@ class ReceiveWindowsTest {
     @Test
     void overrunningAStreamResetsItButItsOctetsCameOutOfTheConnectionAndGoBack() throws Exception {
         ReceiveWindows windows = new ReceiveWindows(1_000, 100);
+        windows.settingsAcknowledged(); // the peer holds to our windows
         ReceiveWindows.Stream stream = windows.open(1);
         assertThatThrownBy(() -> windows.receive(stream, 600, 600))
                 .isInstanceOfSatisfying(Http2Exception.class, e -> {
@@ -57,6 +71,7 @@ class ReceiveWindowsTest {
     @Test
     void overrunningTheConnectionIsAConnectionError() throws Exception {
         ReceiveWindows windows = new ReceiveWindows(100, 1_000);
+        windows.settingsAcknowledged(); // the peer holds to our windows
         assertThatThrownBy(() -> windows.receive(windows.open(1), 101, 101))
                 .isInstanceOfSatisfying(Http2Exception.class, e -> assertThat(e.isConnectionError()).isTrue());
     }
@@ -64,6 +79,7 @@ class ReceiveWindowsTest {
     @Test
     void aFrameForNoStreamIsCreditedBackWhole() throws Exception {
         ReceiveWindows windows = new ReceiveWindows(100, 100);
+        windows.settingsAcknowledged(); // the peer holds to our windows
         windows.receive(null, 70, 60);
         assertThat(windows.takeConnectionUpdate()).isEqualTo(70);
     }
@@ -78,6 +94,7 @@ class ReceiveWindowsTest {
             @ForAll @Size(max = 80) List<@IntRange(min = 0, max = 3_000) Integer> frames) throws Exception {
         int window = 100_000;
         ReceiveWindows windows = new ReceiveWindows(window, window);
+        windows.settingsAcknowledged(); // the peer holds to our windows
         ReceiveWindows.Stream stream = windows.open(1);
         long arrived = 0;
         long credited = 0;

@@ -28,7 +28,7 @@ import java.util.Objects;
  * server does not want the body), without END_STREAM: the server gets no truncated body that looks whole, and the
  * stream ends when the response does (the reader then resets it, RFC 9113 8.1) or the caller closes the response.
  */
-final class Http2RequestBody extends OutputStream {
+final class Http2Upload extends OutputStream {
     /** What a blocked caller waits for. */
     private enum Blocked { WINDOW, SOCKET }
 
@@ -54,7 +54,7 @@ final class Http2RequestBody extends OutputStream {
     private HttpTimeoutException writeTimedOut;
     private boolean connectionStuck;
 
-    Http2RequestBody(Http2Connection connection, Http2Stream stream, Http2Exchange exchange, TaskScheduler scheduler,
+    Http2Upload(Http2Connection connection, Http2Stream stream, Http2Exchange exchange, TaskScheduler scheduler,
                      long writeTimeoutNanos) {
         this.connection = connection;
         this.stream = stream;

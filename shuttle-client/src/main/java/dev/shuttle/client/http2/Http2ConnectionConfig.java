@@ -5,7 +5,8 @@ import dev.shuttle.wire.http2.Http2Limits;
 import dev.shuttle.wire.http2.Http2Settings;
 
 /**
- * What one client's HTTP/2 connections are configured with.
+ * What one client's HTTP/2 connections are configured with (the server's public counterpart is its
+ * {@code Http2Options}).
  *
  * @param streamWindow     our SETTINGS_INITIAL_WINDOW_SIZE: body bytes a server may send on a stream before the
  *                         caller reads them. 1 MiB: one stream fills 100 Mbit/s at 80 ms of round trip; OkHttp and
@@ -17,19 +18,19 @@ import dev.shuttle.wire.http2.Http2Settings;
  * @param pingTimeoutMillis  a PING not answered within this closes the connection
  * @param limits           the decoder's bounds, from the client's {@link ResponseLimits}
  */
-public record Http2Options(int streamWindow, int connectionWindow, long pingIntervalMillis, long pingTimeoutMillis,
+public record Http2ConnectionConfig(int streamWindow, int connectionWindow, long pingIntervalMillis, long pingTimeoutMillis,
                     Http2Limits limits, ResponseLimits responseLimits) {
     static final int DEFAULT_STREAM_WINDOW = 1 << 20;
     static final int DEFAULT_CONNECTION_WINDOW = 16 << 20;
 
-    public static Http2Options of(ResponseLimits responseLimits, long pingIntervalMillis) {
+    public static Http2ConnectionConfig of(ResponseLimits responseLimits, long pingIntervalMillis) {
         Http2Limits defaults = Http2Limits.clientDefaults();
         int listSize = responseLimits.maxHeaderBytes();
         Http2Limits limits = new Http2Limits(defaults.maxFrameSize(), listSize,
                 Math.max(defaults.maxHeaderBlockBytes(), 2 * listSize), defaults.maxContinuationFrames(),
                 Http2Settings.DEFAULT_HEADER_TABLE_SIZE);
         long pingTimeout = pingIntervalMillis == 0 ? 0 : Math.min(pingIntervalMillis, 10_000);
-        return new Http2Options(DEFAULT_STREAM_WINDOW, DEFAULT_CONNECTION_WINDOW, pingIntervalMillis, pingTimeout,
+        return new Http2ConnectionConfig(DEFAULT_STREAM_WINDOW, DEFAULT_CONNECTION_WINDOW, pingIntervalMillis, pingTimeout,
                 limits, responseLimits);
     }
 
