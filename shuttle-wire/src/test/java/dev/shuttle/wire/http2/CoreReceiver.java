@@ -41,6 +41,8 @@ final class CoreReceiver {
     private final List<CoreStream> held = new ArrayList<>();
     private Http2Settings peer = Http2Settings.DEFAULTS;
     private boolean prefaceSeen;
+    /** The peer acknowledged our SETTINGS: new streams get exactly {@link #streamWindow}. */
+    private boolean settingsAcknowledged;
     /** Model: the connection send window. */
     private long connectionSendWindow = Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE;
     /** Octets that counted against the connection receive window, and those credited back by WINDOW_UPDATE. */
@@ -128,7 +130,7 @@ final class CoreReceiver {
             throw e;
         }
         arrived += frame.flowControlledLength();
-        assertThat(paddingCredit).isBetween(0, streamWindow);
+        assertThat(paddingCredit).isBetween(0, readable ? stream.granted : 0);
         if (!readable) {
             if (stream == null ? !server || peerIds.wasResetByUs(id) : stream.reset && !stream.resetByPeer) {
                 return;
@@ -260,6 +262,8 @@ final class CoreReceiver {
 
     private void settings(SettingsFrame frame) throws Http2Exception {
         if (frame.ack()) {
+            receiveWindows.settingsAcknowledged();
+            settingsAcknowledged = true;
             return;
         }
         Http2Settings before = peer;
@@ -357,7 +361,11 @@ final class CoreReceiver {
     }
 
     private CoreStream open(int id) {
-        CoreStream stream = new CoreStream(id, receiveWindows.open(id), sendWindows.open(id), peer.initialWindowSize());
+        // Before our SETTINGS are acknowledged the peer may still assume the default window (RFC 9113 6.9.2).
+        int granted = settingsAcknowledged ? streamWindow
+                : Math.max(streamWindow, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
+        CoreStream stream = new CoreStream(id, receiveWindows.open(id), granted, sendWindows.open(id),
+                peer.initialWindowSize());
         table.put(id, stream);
         held.add(stream);
         return stream;
@@ -404,7 +412,7 @@ final class CoreReceiver {
         assertThat(Arrays.copyOf(into, n)).as("a body reads back what arrived").isEqualTo(expected);
         stream.taken += n;
         if (!stream.remoteEnded() && !stream.reset) {
-            assertThat(receiveWindows.streamConsumed(stream.receive, n)).isBetween(0, streamWindow);
+            assertThat(receiveWindows.streamConsumed(stream.receive, n)).isBetween(0, stream.granted);
         }
         receiveWindows.connectionConsumed(n);
     }
@@ -445,7 +453,7 @@ final class CoreReceiver {
         long buffered = 0;
         for (CoreStream stream : held) {
             assertThat(stream.body.buffered()).as("unread body within the window we granted")
-                    .isLessThanOrEqualTo(streamWindow);
+                    .isLessThanOrEqualTo(stream.granted);
             buffered += stream.body.buffered();
         }
         assertThat(buffered).as("unread bodies within the connection window").isLessThanOrEqualTo(connectionWindow);

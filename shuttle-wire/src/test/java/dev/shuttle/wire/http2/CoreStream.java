@@ -7,6 +7,8 @@ final class CoreStream {
     final int id;
     StreamState state = StreamState.IDLE;
     final ReceiveWindows.Stream receive;
+    /** The receive window we granted it: our initial window, or the default before the peer acknowledged ours. */
+    final int granted;
     final SendWindows.Stream send;
     final ReceivedBody body = new ReceivedBody();
     boolean headSeen;
@@ -20,9 +22,10 @@ final class CoreStream {
     final ByteArrayOutputStream arrived = new ByteArrayOutputStream();
     int taken;
 
-    CoreStream(int id, ReceiveWindows.Stream receive, SendWindows.Stream send, long sendWindow) {
+    CoreStream(int id, ReceiveWindows.Stream receive, int granted, SendWindows.Stream send, long sendWindow) {
         this.id = id;
         this.receive = receive;
+        this.granted = granted;
         this.send = send;
         this.sendWindow = sendWindow;
     }
