@@ -4,7 +4,7 @@
 # jazzer.internal.basedir=<module>/target/jazzer, JUnit's own timeout enforcement off so @Timeout bounds each input
 # (Jazzer's -timeout) rather than the whole run. JAZZER_MAX_DURATION overrides @FuzzTest(maxDuration).
 # Usage: scripts/fuzz.sh [SECONDS=300] [TEST...]   (TEST: Http1ParserFuzzTest Http2ReadPathFuzzTest
-#                                                   ServerConnectionFuzzTest; default all three)
+#                                                   Http2StreamCoreFuzzTest ServerConnectionFuzzTest; default all)
 #
 # Where things land, per module (shuttle-wire, shuttle-server):
 #   target/jazzer/.cifuzz-corpus/<class>/<method>/   the corpus Jazzer grew; kept between runs, so a run goes on from
@@ -22,7 +22,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SECONDS_EACH="${1:-300}"
 shift || true
 TESTS=("$@")
-[ ${#TESTS[@]} -gt 0 ] || TESTS=(Http1ParserFuzzTest Http2ReadPathFuzzTest ServerConnectionFuzzTest)
+[ ${#TESTS[@]} -gt 0 ] || TESTS=(Http1ParserFuzzTest Http2ReadPathFuzzTest Http2StreamCoreFuzzTest ServerConnectionFuzzTest)
 
 JAVA_HOME="$("$ROOT/shuttle" java-home)"
 export JAVA_HOME
@@ -30,7 +30,7 @@ cd "$ROOT"
 
 module_of() {
   case "$1" in
-    Http1ParserFuzzTest | Http2ReadPathFuzzTest) echo shuttle-wire ;;
+    Http1ParserFuzzTest | Http2ReadPathFuzzTest | Http2StreamCoreFuzzTest) echo shuttle-wire ;;
     ServerConnectionFuzzTest) echo shuttle-server ;;
     *) echo "fuzz.sh: unknown fuzz test $1" >&2; return 1 ;;
   esac
