@@ -150,8 +150,8 @@ public final class BusyExperiment {
                 }
             }
             window.close();
-            window.sampleLiveHeap();
             String line = load.await(Duration.ofSeconds(60), "RESULT ");
+            window.sampleLiveHeap(); // the load is over and its connections are still open, idle
             LoadResult result = new ObjectMapper()
                     .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
                     .readValue(line.substring(7), LoadResult.class);
