@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
 @Command(name = "busy", mixinStandardHelpOptions = true,
         description = "For each server (own JVM, same flags): mostly idle (5 000 connections, a request every 5 s "
                 + "each) and hot (32 connections x 4 streams, closed loop): requests/s, latency p50/p99/p99.9, "
-                + "server CPU and RSS.")
+                + "server CPU, live heap after a GC, RSS growth over the server's own baseline (after start-up and "
+                + "a GC), and parking on against off when shuttle and shuttle-noparking both run.")
 final class LabBusyCommand implements Callable<Integer> {
     @Option(names = "--servers", defaultValue = "shuttle,shuttle-noparking,jetty,netty,helidon,undertow,tomcat",
             description = "Comma-separated servers (default ${DEFAULT-VALUE}).")

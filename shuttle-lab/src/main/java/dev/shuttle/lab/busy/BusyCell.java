@@ -40,6 +40,26 @@ public record BusyCell(ServerKind server, BusyScenario scenario, List<BusyMeasur
         return median(m -> m.rssBytes());
     }
 
+    public double rssGrowthBytes() {
+        return median(m -> m.rssGrowthBytes());
+    }
+
+    public double liveHeapBytes() {
+        return median(m -> m.liveHeapBytes());
+    }
+
+    public double baselineLiveHeapBytes() {
+        return median(m -> m.baseline().liveHeapBytes());
+    }
+
+    /**
+     * {@code figure} of this cell relative to {@code other}'s, as seed 001 puts parking on against off: -0.27 is
+     * 27 % less. NaN when the other's figure is 0.
+     */
+    public static double relative(double figure, double other) {
+        return other == 0 ? Double.NaN : figure / other - 1;
+    }
+
     public long errors() {
         return rounds.stream().mapToLong(m -> m.load().errors()).sum();
     }

@@ -2,6 +2,8 @@ package dev.shuttle.lab.busy;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.shuttle.lab.idle.IdleExperiment;
+import dev.shuttle.lab.idle.IdleSample;
 import dev.shuttle.lab.idle.SampleMath;
 import dev.shuttle.lab.load.LoadResult;
 import dev.shuttle.lab.process.ClientProcess;
@@ -26,8 +28,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Seed 001's busy shapes for Java servers. For each scenario, server and round: a fresh server JVM; the load from
  * the lab's client JVM (or h2load for hot over h2c; or, with {@code --generator shuttle}, hot from the same client
- * JVM on Shuttle's own client); the server's CPU time read from /proc at the window's edges
- * and its RSS once a second inside it. Units of progress: seconds of load.
+ * JVM on Shuttle's own client); the server's baseline (live heap after a full GC, then RSS) after start-up and
+ * before any load; its CPU time read from /proc at the window's edges, its RSS once a second inside it, and its live
+ * heap after a full GC once the window closed. Units of progress: seconds of load.
  */
 public final class BusyExperiment {
     private static final Duration CONNECT_TIMEOUT = Duration.ofMinutes(3);
@@ -123,7 +126,15 @@ public final class BusyExperiment {
         // LoadMain's hot-shuttle: hot with one of Shuttle's own clients per connection
         String mode = scenario == BusyScenario.HOT && settings.generator().equals("shuttle") ? "hot-shuttle"
                 : scenario.cliName();
-        try (ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir);
+        ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir);
+        IdleSample baseline;
+        try {
+            baseline = IdleExperiment.sample(process.pid());
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            process.close();
+            throw e;
+        }
+        try (process;
              ClientProcess load = ClientProcess.start(mode, settings.protocol(), process.port(),
                      List.of(Integer.toString(connections), Long.toString(shape),
                              Long.toString(warmup.toMillis()), Long.toString(duration.toMillis())), logDir)) {
@@ -140,10 +151,11 @@ public final class BusyExperiment {
             }
             window.close();
             String line = load.await(Duration.ofSeconds(60), "RESULT ");
+            window.sampleLiveHeap(); // the load is over and its connections are still open, idle
             LoadResult result = new ObjectMapper()
                     .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
                     .readValue(line.substring(7), LoadResult.class);
-            return window.measurement(server, scenario, round, result);
+            return window.measurement(server, scenario, round, result, baseline);
         }
     }
 
@@ -154,6 +166,7 @@ public final class BusyExperiment {
         Path log = Files.createTempFile(logDir, "h2load-", ".log");
         Path output = Files.createTempFile(logDir, "h2load-", ".out");
         try (ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir)) {
+            IdleSample baseline = IdleExperiment.sample(process.pid());
             Process h2 = new ProcessBuilder(H2Load.command(h2load, process.port(), scenario.defaultConnections(),
                     (int) scenario.shape(), Math.max(1, warmup.toSeconds()), Math.max(1, duration.toSeconds()), log))
                     .redirectErrorStream(true).redirectOutput(output.toFile()).start();
@@ -171,9 +184,10 @@ public final class BusyExperiment {
                     }
                 }
                 window.close();
+                window.sampleLiveHeap();
                 String text = Files.readString(output, StandardCharsets.UTF_8);
                 LoadResult result = H2Load.parse(text, log, windowStartMicros, scenario.defaultConnections());
-                return window.measurement(server, scenario, round, result);
+                return window.measurement(server, scenario, round, result, baseline);
             } finally {
                 h2.destroyForcibly();
                 Files.deleteIfExists(log);
@@ -189,6 +203,7 @@ public final class BusyExperiment {
         private final List<Long> rss = new ArrayList<>();
         private long endNanos;
         private long endCpu;
+        private long liveHeap;
 
         private Window(long pid) throws IOException {
             this.pid = pid;
@@ -214,9 +229,15 @@ public final class BusyExperiment {
             sampleRss();
         }
 
-        BusyMeasurement measurement(ServerKind server, BusyScenario scenario, int round, LoadResult result) {
+        /** After the window, so the full GC it forces lands outside the CPU and latency figures. */
+        void sampleLiveHeap() throws IOException, InterruptedException {
+            liveHeap = ProcessProbe.liveHeapBytes(pid);
+        }
+
+        BusyMeasurement measurement(ServerKind server, BusyScenario scenario, int round, LoadResult result,
+                                    IdleSample baseline) {
             return new BusyMeasurement(server, scenario, round, result, endCpu - startCpu, endNanos - startNanos,
-                    SampleMath.median(rss));
+                    SampleMath.median(rss), baseline, liveHeap);
         }
     }
 }

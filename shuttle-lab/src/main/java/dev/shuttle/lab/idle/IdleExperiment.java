@@ -131,7 +131,7 @@ public final class IdleExperiment {
     }
 
     /** Heap first: its full GC also settles what RSS and the thread dump see. */
-    static IdleSample sample(long pid) throws IOException, InterruptedException {
+    public static IdleSample sample(long pid) throws IOException, InterruptedException {
         long heap = ProcessProbe.liveHeapBytes(pid);
         ProcessProbe.ThreadCounts threads = ProcessProbe.threads(pid);
         long rss = ProcessProbe.rssBytes(pid);

@@ -22,7 +22,8 @@ import javax.net.ssl.SSLContext;
  * ({@link ShuttleClientConnection}) instead of the lab's hand-rolled one.
  * Over TLS ({@code https}) one more argument comes last: the PEM file of the authority to trust ({@code LabTls}).
  * The load modes print {@code CONNECTED n failed f}, then {@code MEASURING} and {@code MEASURED} at the window's
- * edges, then {@code RESULT {json}} (a {@link LoadResult}); {@code ERROR message} on failure.
+ * edges, then {@code RESULT {json}} (a {@link LoadResult}), and keep their connections open until stdin closes;
+ * {@code ERROR message} on failure.
  */
 public final class LoadMain {
     private LoadMain() {
@@ -74,6 +75,8 @@ public final class LoadMain {
         }
         out.println("RESULT " + new ObjectMapper().writeValueAsString(result));
         out.flush();
+        // holds the connections open, idle, until the lab closes stdin: it samples the server's live heap meanwhile
+        System.in.transferTo(java.io.OutputStream.nullOutputStream());
         for (LabConnection connection : dialed.connections()) {
             connection.close();
         }

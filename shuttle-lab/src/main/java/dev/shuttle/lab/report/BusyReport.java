@@ -30,6 +30,10 @@ public final class BusyReport {
         for (BusyScenario scenario : result.settings().scenarios()) {
             out.append(title(result.settings(), scenario)).append('\n');
             out.append(table(result, scenario).render());
+            String parking = parking(result, scenario);
+            if (parking != null) {
+                out.append("  ").append(parking).append('\n');
+            }
             for (PublishedFigure f : published(scenario)) {
                 out.append("  † published, not measured: ").append(f.value()).append(" (").append(f.version())
                         .append(", ").append(f.seed()).append(")\n");
@@ -60,7 +64,9 @@ public final class BusyReport {
                 + JvmFlags.describe(JvmFlags.CLIENT));
         lines.add("every server: " + ServerSettings.DEFAULTS.describe());
         lines.add("a fresh server JVM per scenario and round; server CPU (user + system) from /proc/PID/stat over "
-                + "the window, RSS the median of once-a-second samples inside it; latency from request written to "
+                + "the window; live heap after a full GC (jcmd GC.class_histogram) once the window closed; RSS growth the "
+                + "median of once-a-second VmRSS samples inside the window over the baseline taken after start-up and "
+                + "a full GC, before any load (the heap is pre-touched, so RSS shows memory outside it); latency from request written to "
                 + "response complete (HdrHistogram); " + s.rounds() + " round" + (s.rounds() == 1 ? "" : "s")
                 + ", medians");
         lines.add(result.environment().summaryLine());
@@ -83,7 +89,7 @@ public final class BusyReport {
 
     static TextTable table(BusyResult result, BusyScenario scenario) {
         TextTable table = new TextTable(List.of("server", "version", "requests/s", "p50 ms", "p99 ms", "p99.9 ms",
-                "CPU % of a core", "CPU µs/req", "RSS", "errors", "load"));
+                "CPU % of a core", "CPU µs/req", "live heap", "RSS growth", "errors", "load"));
         for (ServerKind server : result.measured()) {
             BusyCell c = result.cell(server, scenario);
             if (c == null) {
@@ -94,9 +100,35 @@ public final class BusyReport {
                     micros(c.p50Micros()), micros(c.p99Micros()), micros(c.p999Micros()),
                     String.format(Locale.ROOT, "%.1f%%", c.cpuCores() * 100),
                     String.format(Locale.ROOT, "%.0f", c.cpuMicrosPerRequest()),
-                    Units.bytes((long) c.rssBytes()), Long.toString(c.errors()), c.generator()));
+                    Units.bytes((long) c.liveHeapBytes()), signedBytes(c.rssGrowthBytes()),
+                    Long.toString(c.errors()), c.generator()));
         }
         return table;
+    }
+
+    private static String signedBytes(double bytes) {
+        return bytes < 0 ? "-" + Units.bytes((long) -bytes) : "+" + Units.bytes((long) bytes);
+    }
+
+    /**
+     * Parking on against off, as seed 001 puts it ("RSS -27 % with parking"): shuttle's figures relative to
+     * shuttle-noparking's, or null when the run lacks either.
+     */
+    static String parking(BusyResult result, BusyScenario scenario) {
+        BusyCell on = result.cell(ServerKind.SHUTTLE, scenario);
+        BusyCell off = result.cell(ServerKind.SHUTTLE_NOPARKING, scenario);
+        if (on == null || off == null) {
+            return null;
+        }
+        return "parking on vs off: live heap " + percent(BusyCell.relative(on.liveHeapBytes(), off.liveHeapBytes()))
+                + ", RSS growth " + percent(BusyCell.relative(on.rssGrowthBytes(), off.rssGrowthBytes()))
+                + ", CPU µs/req " + percent(BusyCell.relative(on.cpuMicrosPerRequest(), off.cpuMicrosPerRequest()))
+                + ", p50 " + percent(BusyCell.relative(on.p50Micros(), off.p50Micros()))
+                + ", p99 " + percent(BusyCell.relative(on.p99Micros(), off.p99Micros()));
+    }
+
+    private static String percent(double relative) {
+        return Double.isNaN(relative) ? "n/a" : String.format(Locale.ROOT, "%+.0f %%", relative * 100);
     }
 
     private static List<PublishedFigure> published(BusyScenario scenario) {
@@ -150,6 +182,9 @@ public final class BusyReport {
             cell.put("serverCpuCores", c.cpuCores());
             cell.put("serverCpuMicrosPerRequest", c.cpuMicrosPerRequest());
             cell.put("rssBytes", c.rssBytes());
+            cell.put("rssGrowthBytes", c.rssGrowthBytes());
+            cell.put("liveHeapBytes", c.liveHeapBytes());
+            cell.put("baselineLiveHeapBytes", c.baselineLiveHeapBytes());
             cell.put("errors", c.errors());
             if (c.firstError() != null) {
                 cell.put("firstError", c.firstError());
@@ -162,6 +197,23 @@ public final class BusyReport {
                 round.put("serverCpuNanos", m.serverCpuNanos());
                 round.put("windowNanos", m.windowNanos());
                 round.put("rssBytes", m.rssBytes());
+                round.put("baselineRssBytes", m.baseline().rssBytes());
+                round.put("baselineLiveHeapBytes", m.baseline().liveHeapBytes());
+                round.put("liveHeapBytes", m.liveHeapBytes());
+            }
+        }
+        ObjectNode parking = root.putObject("parkingOnVsOff");
+        for (BusyScenario scenario : s.scenarios()) {
+            BusyCell on = result.cell(ServerKind.SHUTTLE, scenario);
+            BusyCell off = result.cell(ServerKind.SHUTTLE_NOPARKING, scenario);
+            if (on != null && off != null) {
+                ObjectNode node = parking.putObject(scenario.cliName());
+                node.put("liveHeap", BusyCell.relative(on.liveHeapBytes(), off.liveHeapBytes()));
+                node.put("rssGrowth", BusyCell.relative(on.rssGrowthBytes(), off.rssGrowthBytes()));
+                node.put("cpuMicrosPerRequest", BusyCell.relative(on.cpuMicrosPerRequest(),
+                        off.cpuMicrosPerRequest()));
+                node.put("p50", BusyCell.relative(on.p50Micros(), off.p50Micros()));
+                node.put("p99", BusyCell.relative(on.p99Micros(), off.p99Micros()));
             }
         }
         root.set("published", JsonReport.published(PublishedFigures.busy()));
@@ -188,6 +240,10 @@ public final class BusyReport {
         for (BusyScenario scenario : result.settings().scenarios()) {
             page.append("<h2>").append(Html.escape(title(result.settings(), scenario))).append("</h2>\n");
             page.append(HtmlTables.of(table(result, scenario), "†"));
+            String parking = parking(result, scenario);
+            if (parking != null) {
+                page.append("<p class=\"note\">").append(Html.escape(parking)).append("</p>\n");
+            }
             List<String> names = new ArrayList<>();
             List<SvgBarChart.Series> series = new ArrayList<>();
             List<Double> cpu = new ArrayList<>();

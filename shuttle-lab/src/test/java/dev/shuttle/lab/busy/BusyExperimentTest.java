@@ -37,6 +37,9 @@ class BusyExperimentTest {
         assertThat(cell.p99Micros()).isGreaterThanOrEqualTo(cell.p50Micros());
         assertThat(cell.cpuCores()).isBetween(0.01, 2.5);
         assertThat(cell.generator()).isEqualTo("lab");
+        assertThat(cell.liveHeapBytes()).isPositive();
+        assertThat(cell.baselineLiveHeapBytes()).isPositive();
+        assertThat(cell.rounds().getFirst().baseline().rssBytes()).isPositive();
         assertThat(BusyReport.text(result)).contains("hot: 32 connections × 4 concurrent streams").contains("jetty");
     }
 

@@ -28,6 +28,7 @@ import org.w3c.dom.Document;
 
 class IdleBusyReportsTest {
     private static final List<ServerKind> PEERS = List.of(ServerKind.JETTY, ServerKind.UNDERTOW);
+    private static final List<ServerKind> PARKING = List.of(ServerKind.SHUTTLE, ServerKind.SHUTTLE_NOPARKING);
 
     static IdleResult idle() {
         IdleSettings settings = IdleSettings.defaults(List.of(ServerKind.SHUTTLE, ServerKind.JETTY,
@@ -53,17 +54,26 @@ class IdleBusyReportsTest {
     }
 
     static BusyResult busy() {
-        BusySettings settings = new BusySettings(PEERS, List.of(BusyScenario.values()), Protocol.H2C, 1, null, null,
-                "auto");
+        return busy(PEERS);
+    }
+
+    /** Parking on: 30 MiB of RSS growth and 60 MiB live heap; off: 40 MiB and 80 MiB; others like parking off. */
+    static BusyResult busy(List<ServerKind> servers) {
+        BusySettings settings = new BusySettings(servers, List.of(BusyScenario.values()), Protocol.H2C, 1, null,
+                null, "auto");
         List<BusyCell> cells = new ArrayList<>();
         for (BusyScenario scenario : BusyScenario.values()) {
-            for (ServerKind server : PEERS) {
-                LoadResult load = new LoadResult(32, 400_000, 0, 20_000, 250, 2_000, 4_000, 9_000, null, "lab");
+            for (ServerKind server : servers) {
+                boolean parking = server == ServerKind.SHUTTLE;
+                LoadResult load = new LoadResult(32, 400_000, 0, 20_000, 250, parking ? 2_200 : 2_000, 4_000, 9_000,
+                        null, "lab");
+                IdleSample baseline = new IdleSample(1100L << 20, 8L << 20, 30, 0);
+                long rss = (1100L << 20) + ((parking ? 30L : 40L) << 20);
                 cells.add(new BusyCell(server, scenario, List.of(new BusyMeasurement(server, scenario, 1, load,
-                        30_000_000_000L, 20_000_000_000L, 1200L << 20))));
+                        30_000_000_000L, 20_000_000_000L, rss, baseline, (parking ? 60L : 80L) << 20))));
             }
         }
-        return new BusyResult(settings, RunEnvironment.capture(), PEERS, Map.of(), Map.of(), cells, List.of(),
+        return new BusyResult(settings, RunEnvironment.capture(), servers, Map.of(), Map.of(), cells, List.of(),
                 1_000_000_000L);
     }
 
@@ -112,6 +122,31 @@ class IdleBusyReportsTest {
         Document doc = parse(BusyReport.html(result));
         assertThat(doc.getElementsByTagName("svg").getLength()).isEqualTo(2);
         assertThat(BusyReport.json(result).get("cells")).hasSize(4);
+    }
+
+    @Test
+    void busyShowsLiveHeapAndRssGrowthAndParkingOnAgainstOff() throws Exception {
+        BusyResult result = busy(PARKING);
+        String text = BusyReport.text(result);
+        assertThat(text).contains("live heap").contains("RSS growth")
+                .contains("60.0 MiB").contains("+30.0 MiB").contains("+40.0 MiB")
+                .contains("parking on vs off: live heap -25 %, RSS growth -25 %, CPU µs/req +0 %, p50 +0 %, "
+                        + "p99 +10 %");
+        JsonNode root = BusyReport.json(result);
+        assertThat(root.get("cells").get(0).get("rssGrowthBytes").asDouble()).isEqualTo(30.0 * (1 << 20));
+        assertThat(root.get("cells").get(0).get("liveHeapBytes").asDouble()).isEqualTo(60.0 * (1 << 20));
+        assertThat(root.get("parkingOnVsOff").get("hot").get("rssGrowth").asDouble()).isEqualTo(-0.25);
+        assertThat(BusyReport.html(result)).contains("parking on vs off: live heap -25 %");
+        assertThat(BusyReport.text(busy())).doesNotContain("parking on vs off");
+    }
+
+    @Test
+    void relativeFiguresAreAgainstTheOtherAndNaNWithoutOne() {
+        double[][] table = {{75, 100, -0.25}, {110, 100, 0.10}, {100, 100, 0}, {0, 50, -1}};
+        for (double[] row : table) {
+            assertThat(BusyCell.relative(row[0], row[1])).isCloseTo(row[2], org.assertj.core.data.Offset.offset(1e-9));
+        }
+        assertThat(BusyCell.relative(5, 0)).isNaN();
     }
 
     private static Document parse(String html) throws Exception {
