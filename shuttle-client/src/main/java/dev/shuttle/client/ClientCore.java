@@ -2,6 +2,7 @@ package dev.shuttle.client;
 
 import dev.shuttle.client.connect.RealDialer;
 import dev.shuttle.client.drain.Drainer;
+import dev.shuttle.client.exchange.ExchangeContext;
 import dev.shuttle.client.internal.ClientSettings;
 import dev.shuttle.client.internal.ClientWatcher;
 import dev.shuttle.client.internal.Scheduler;
@@ -39,6 +40,8 @@ final class ClientCore {
      * absent when off, so it costs nothing); the chain ends in the call's exchanges.
      */
     final List<Interceptor> callInterceptors;
+    /** What every untraced call's exchanges need: shared, since nothing in it is the call's own. */
+    final ExchangeContext untracedContext;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     final BufferPool buffers = new BufferPool(POOLED_BUFFERS);
@@ -52,6 +55,7 @@ final class ClientCore {
                 scheduler, stats);
         this.drainer = new Drainer(settings.drainPolicy(), settings.nanoClock());
         this.callInterceptors = CallInterceptors.of(settings);
+        this.untracedContext = new ExchangeContext(settings, ClientTrace.NONE, drainer, stats, scheduler);
     }
 
     Response send(Request request) throws IOException {

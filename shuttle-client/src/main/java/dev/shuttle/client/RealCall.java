@@ -68,7 +68,8 @@ final class RealCall implements CallChain {
         this.deadline = timeout == null ? Deadline.NONE
                 : Deadline.after(settings.nanoClock().getAsLong(), ClientSettings.nanos(timeout));
         this.timer = timeout == null ? null : new CallTimer(core.scheduler, ClientSettings.nanos(timeout));
-        this.context = new ExchangeContext(settings, trace, core.drainer, core.stats, core.scheduler);
+        this.context = trace == ClientTrace.NONE ? core.untracedContext
+                : new ExchangeContext(settings, trace, core.drainer, core.stats, core.scheduler);
     }
 
     /**

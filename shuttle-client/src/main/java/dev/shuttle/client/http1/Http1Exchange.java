@@ -380,7 +380,7 @@ final class Http1Exchange implements ExchangeCodec {
     @Override
     public ResponseBody openBody(ResponseStart start, Runnable onSettled) throws IOException {
         BodyFraming framing = BodyFraming.ofResponse(request.method(), head);
-        BodyDecoder decoder = framing.newDecoder(settings.http1Limits());
+        BodyDecoder decoder = framing.newDecoder(connection.parser().limits());
         boolean reusable = settings.keepAlive() && head.keepAlive()
                 && !request.headers().containsToken("Connection", "close")
                 && !(framing instanceof BodyFraming.CloseDelimited);

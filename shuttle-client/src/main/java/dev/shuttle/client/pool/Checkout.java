@@ -35,7 +35,7 @@ final class Checkout {
             PoolEntry candidate;
             long idleNanos;
             boolean watched;
-            List<PoolEntry> expired = new ArrayList<>(0);
+            List<PoolEntry> expired = List.of();
             lock.lock();
             try {
                 pool.checkOpenLocked();
@@ -45,14 +45,17 @@ final class Checkout {
                 if (stream != null) {
                     return stream;
                 }
-                List<PoolEntry> stale = new ArrayList<>(0);
+                List<PoolEntry> closing = pool.closingLocked();
+                List<PoolEntry> stale = pool.foundLocked();
                 candidate = pool.idle.pollLocked(origin, now, stale);
-                pool.returns.closeAllLocked(stale, PoolEntry.State.IDLE, expired);
-                if (!stale.isEmpty()) {
+                boolean anyStale = !stale.isEmpty();
+                pool.returns.closeAllLocked(stale, PoolEntry.State.IDLE, closing);
+                stale.clear();
+                if (anyStale) {
                     pool.dials.serveUncoveredLocked(origin); // a retry queued at the limit may dial in a freed place
                 }
                 if (candidate != null && candidate.connection.isMultiplexed()) {
-                    Lease lease = pool.streams.leaseIdleLocked(candidate, now, expired);
+                    Lease lease = pool.streams.leaseIdleLocked(candidate, now, closing);
                     if (lease == null) {
                         continue; // it failed while idle; closed with the stale ones
                     }
@@ -69,6 +72,7 @@ final class Checkout {
                     idleNanos = now - candidate.idleSince;
                 }
             } finally {
+                expired = pool.closingTakenLocked();
                 lock.unlock();
                 Returns.closeAll(expired); // also on the early returns and the retry above
             }

@@ -68,6 +68,13 @@ public final class ConnectionPool implements AutoCloseable {
     final Dials dials;
     final StreamLeases streams;
     final Returns returns;
+    /**
+     * Guarded by lock: lists a hold fills and empties before it ends (entries to close after the hold, and entries an
+     * idle list gave up), reused because almost every hold finds none, and a list per hold cost each request more
+     * than the rest of the pool's bookkeeping.
+     */
+    private final List<PoolEntry> closing = new ArrayList<>();
+    private final List<PoolEntry> found = new ArrayList<>();
     /** Guarded by lock: the next maintenance run, or null when none is scheduled. */
     private TaskScheduler.Scheduled maintenance;
     /** Guarded by lock. Once true, always true. */
@@ -95,6 +102,32 @@ public final class ConnectionPool implements AutoCloseable {
         this.dials = new Dials(this);
         this.streams = new StreamLeases(this);
         this.returns = new Returns(this);
+    }
+
+    /**
+     * The hold's list of entries to close after it, empty, until {@link #closingTakenLocked} ends the hold's use.
+     * Only the outermost hold uses it: a nested one would hand out a list its caller is filling.
+     */
+    List<PoolEntry> closingLocked() {
+        assert lock.getHoldCount() == 1 && closing.isEmpty();
+        return closing;
+    }
+
+    /** Empties the hold's list of entries to close: a copy of what it held (none allocated when empty). */
+    List<PoolEntry> closingTakenLocked() {
+        assert lock.isHeldByCurrentThread();
+        if (closing.isEmpty()) {
+            return List.of();
+        }
+        List<PoolEntry> taken = List.copyOf(closing);
+        closing.clear();
+        return taken;
+    }
+
+    /** A list for entries an idle list gives up within one step of a hold; the caller clears it before the step ends. */
+    List<PoolEntry> foundLocked() {
+        assert lock.isHeldByCurrentThread() && found.isEmpty();
+        return found;
     }
 
     /**

@@ -44,11 +44,12 @@ final class Returns {
     }
 
     void release(Lease lease, boolean reusable) {
-        List<PoolEntry> toClose = new ArrayList<>(0);
+        List<PoolEntry> toClose;
         lock.lock();
         try {
-            releaseLocked(lease, reusable, toClose);
+            releaseLocked(lease, reusable, pool.closingLocked());
         } finally {
+            toClose = pool.closingTakenLocked();
             lock.unlock();
         }
         closeAll(toClose);
@@ -115,12 +116,15 @@ final class Returns {
         entry.transition(PoolEntry.State.LEASED, PoolEntry.State.IDLE);
         entry.idleSince = idleSince;
         entry.connection.onIdle();
-        List<PoolEntry> evicted = new ArrayList<>(0);
+        List<PoolEntry> evicted = pool.foundLocked();
         pool.idle.pushLocked(origin, entry, now, pool.originsLocked(), evicted);
         closeAllLocked(evicted, PoolEntry.State.IDLE, toClose);
-        for (int i = 0; i < evicted.size(); i++) {
-            // A closed idle connection frees a place: a retry (it takes no used connection) may wait for one.
-            pool.dials.serveUncoveredLocked(evicted.get(i).origin);
+        // A closed idle connection frees a place: a retry (it takes no used connection) may wait for one. Copied
+        // out first: serving may end in another step that fills the list.
+        List<PoolEntry> freed = evicted.isEmpty() ? List.of() : List.copyOf(evicted);
+        evicted.clear();
+        for (int i = 0; i < freed.size(); i++) {
+            pool.dials.serveUncoveredLocked(freed.get(i).origin);
         }
         makeRoomForRetriesLocked(origin, toClose);
         pool.scheduleMaintenanceLocked();

@@ -51,6 +51,11 @@ public final class Http1HeadParser {
         this.limits = limits;
     }
 
+    /** {@return the limits this parser enforces, which also bound the body framing of the same connection} */
+    public Http1Limits limits() {
+        return limits;
+    }
+
     /**
      * Parses a request head from {@code input}, consuming the bytes it uses.
      *
