@@ -70,8 +70,7 @@ public final class ConnectionPool implements AutoCloseable {
     final Returns returns;
     /**
      * Guarded by lock: lists a hold fills and empties before it ends (entries to close after the hold, and entries an
-     * idle list gave up), reused because almost every hold finds none, and a list per hold cost each request more
-     * than the rest of the pool's bookkeeping.
+     * idle list gave up), reused because almost every hold finds none and each request makes several holds.
      */
     private final List<PoolEntry> closing = new ArrayList<>();
     private final List<PoolEntry> found = new ArrayList<>();
