@@ -50,8 +50,14 @@ class AdapterFactsTest {
     @ParameterizedTest
     @EnumSource(ClientKind.class)
     void everyClientReusesWhenTheBodyIsReadToTheEnd(ClientKind client) throws Exception {
-        // Jetty releases a connection just after the stream's EOF, so back-to-back calls may dial once more.
-        assertThat(cell(client, ReuseCase.READ_TO_EOF).newConnections()).isBetween(1L, 2L);
+        long dialed = cell(client, ReuseCase.READ_TO_EOF).newConnections();
+        if (client == ClientKind.JETTY) {
+            // Jetty gives the connection back on its own thread just after the stream's EOF: a back-to-back call
+            // dials again whenever that thread is late, so how often is scheduling; that it reuses at all is the fact.
+            assertThat(dialed).isBetween(1L, REQUESTS - 1L);
+        } else {
+            assertThat(dialed).isBetween(1L, 2L);
+        }
     }
 
     @ParameterizedTest
