@@ -11,29 +11,48 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Everything that leaves an HTTP/2 connection, from any thread: the reader's control frames and every handler's
- * HEADERS and DATA. One write lock orders the frames and guards the HPACK encoder (blocks must reach the peer in the
- * order they were encoded). Each write goes through the connection's park gate
- * ({@link ServerConnection#beginWrite}, {@link ServerConnection#writeShared}): on plaintext a write to a parked
- * connection goes out through the non-blocking channel as it is, taking the channel back from the watcher only if
- * the socket's buffer fills; over TLS the writer takes it back first, and the connection parks again after the last
- * writer. Either way no write is stranded behind a park.
+ * HEADERS and DATA. Frames are encoded under one lock, which orders them and guards the HPACK encoder (blocks must
+ * reach the peer in the order they were encoded), into a pending buffer; one thread at a time, the flusher, writes
+ * that buffer to the socket outside the lock. Frames encoded while the flusher writes wait in the next pending
+ * buffer, and the flusher writes them too before it returns: the responses of streams that finish together leave in
+ * one system call, as an event loop flushes once per read, and a handler whose frames the flusher takes returns
+ * without waiting for the socket. At most one pending buffer waits beside the one being written: a frame that does not
+ * fit waits for the flusher, which is how a slow reader pushes back on every writer.
  *
- * <p>Frames are encoded into a buffer borrowed from the pool for the one write and returned after it, so a
- * connection holds no write buffer between writes.
+ * <p>Each write goes through the connection's park gate ({@link ServerConnection#beginWrite},
+ * {@link ServerConnection#writeShared}): on plaintext a write to a parked connection goes out through the
+ * non-blocking channel as it is, taking the channel back from the watcher only if the socket's buffer fills; over TLS
+ * the writer takes it back first, and the connection parks again after the last writer. Either way no write is
+ * stranded behind a park.
+ *
+ * <p>Pending buffers are borrowed from the pool and returned once written, so a connection holds no write buffer
+ * between writes.
  */
 final class Http2Writer {
+    private static final System.Logger LOG = System.getLogger(Http2Writer.class.getName());
+
     /** DATA frames are cut to this size at most, whatever the peer allows: one frame fits one pooled buffer. */
     static final int MAX_DATA_FRAME = Http2Settings.MIN_MAX_FRAME_SIZE;
 
     private final ServerConnection connection;
     private final BufferPool buffers;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /**
+     * Guarded by writeLock: signalled when the flusher took the pending buffer, or stopped. Made by the first writer
+     * that waits, so an idle connection holds none.
+     */
+    private Condition taken;
     /** Guarded by writeLock: HPACK and the peer's limits on field blocks. */
     private final FieldBlockEncoder blocks = new FieldBlockEncoder();
+    /** Guarded by writeLock: frames encoded and not yet taken by the flusher (write mode); never null without one. */
+    private ByteBuffer pending;
+    /** Guarded by writeLock: a thread is writing to the socket, and writes what lands in {@link #pending} after it. */
+    private boolean flushing;
     /** Guarded by writeLock: we half-closed; later writes fail without touching the socket or closing it. */
     private boolean outputShut;
     /** A response's HEADERS or DATA went out since the reader last asked ({@link #takeResponseActivity}). */
@@ -79,18 +98,18 @@ final class Http2Writer {
         void apply() throws IOException;
     }
 
-    /** Encodes frames into the pooled buffer of one write, under the write lock. */
+    /** Encodes control frames into the pending buffer, under the write lock. */
     private interface Encoding {
         void into(ByteBuffer out) throws IOException;
     }
 
     /**
-     * Applies the peer's new settings and writes their ACK in one hold of the write lock, so nothing they allow
+     * Applies the peer's new settings and encodes their ACK in one hold of the write lock, so nothing they allow
      * (DATA in a window that grew) can reach the peer before the ACK: a client may discard frames while it waits for
      * its ACK (h2spec 6.9.2/1 does), and the ACK is the order in which peers expect to see settings take effect.
      */
     void acknowledgeSettings(Http2Settings settings, SettingsChange change) throws IOException {
-        writePooled(out -> {
+        control(Http2FrameWriter.encodedLength(SettingsFrame.ACK), out -> {
             blocks.peerSettings(settings);
             change.apply();
             Http2FrameWriter.write(out, SettingsFrame.ACK);
@@ -108,16 +127,19 @@ final class Http2Writer {
     }
 
     /**
-     * Half-closes the connection after what was written: the client reads the end of the stream (a TLS close_notify,
-     * then FIN), while its own bytes can still be read, so closing later sends no reset that could destroy the tail of
-     * what we wrote. Later control frames are dropped, and a response's frames fail with an IOException, leaving
-     * the connection to the reader. Idempotent.
+     * Half-closes the connection after what was written, pending frames included: the client reads the end of the
+     * stream (a TLS close_notify, then FIN), while its own bytes can still be read, so closing later sends no reset
+     * that could destroy the tail of what we wrote. Later control frames are dropped, and a response's frames fail
+     * with an IOException, leaving the connection to the reader. Idempotent.
      */
     void shutdownOutput() throws IOException {
         connection.beginWrite();
         try {
             writeLock.lock();
             try {
+                while (flushing) {
+                    takenLocked().awaitUninterruptibly();
+                }
                 if (!outputShut) {
                     outputShut = true;
                     connection.transport().shutdownOutput();
@@ -132,12 +154,16 @@ final class Http2Writer {
 
     /** A control frame (SETTINGS, PING, WINDOW_UPDATE, RST_STREAM, GOAWAY) or any small frame. */
     void frame(Http2Frame frame) throws IOException {
-        writePooled(out -> Http2FrameWriter.write(out, frame));
+        control(Http2FrameWriter.encodedLength(frame), out -> Http2FrameWriter.write(out, frame));
     }
 
     /** Several control frames in one write (the server's SETTINGS and its connection WINDOW_UPDATE). */
     void frames(List<Http2Frame> frames) throws IOException {
-        writePooled(out -> {
+        int length = 0;
+        for (Http2Frame frame : frames) {
+            length += Http2FrameWriter.encodedLength(frame);
+        }
+        control(length, out -> {
             for (Http2Frame frame : frames) {
                 Http2FrameWriter.write(out, frame);
             }
@@ -145,28 +171,32 @@ final class Http2Writer {
     }
 
     /**
-     * One write of what {@code encoding} puts into a pooled buffer, through the park gate and under the lock. After
-     * the half-close such control frames are dropped: the connection is closing, and nothing would read them.
+     * Control frames of {@code length} octets at most, encoded by {@code encoding}. After the half-close they are
+     * dropped: the connection is closing, and nothing would read them.
      */
-    private void writePooled(Encoding encoding) throws IOException {
+    private void control(int length, Encoding encoding) throws IOException {
         connection.beginWrite();
         try {
+            ByteBuffer out;
             writeLock.lock();
             try {
-                if (outputShut) {
+                refuseIfInterrupted();
+                ByteBuffer into = roomLocked(length);
+                if (into == null) {
                     return;
                 }
-                refuseIfInterrupted();
-                ByteBuffer out = buffers.acquire();
+                int mark = into.position();
                 try {
-                    encoding.into(out);
-                    flip(out);
-                } finally {
-                    buffers.release(out);
+                    encoding.into(into);
+                } catch (IOException | RuntimeException e) {
+                    abandonLocked(mark);
+                    throw e;
                 }
+                out = claimLocked();
             } finally {
                 writeLock.unlock();
             }
+            flush(out);
         } finally {
             connection.endWrite();
         }
@@ -189,32 +219,35 @@ final class Http2Writer {
         writeFieldBlock(streamId, fields, false, bytes, offset, length);
     }
 
-    /**
-     * A field block, followed in the same write by one DATA frame with END_STREAM when {@code bytes} is not null.
-     * Writes larger than a pooled buffer get a one-off array.
-     */
+    /** A field block, followed by one DATA frame with END_STREAM when {@code bytes} is not null. */
     private void writeFieldBlock(int streamId, List<String> fields, boolean endStream, byte[] bytes, int offset,
                                  int length) throws IOException {
         connection.beginWrite();
         try {
+            ByteBuffer out;
             writeLock.lock();
-            ByteBuffer out = null;
             try {
                 refuseIfInterrupted();
                 int size = blocks.maxLength(fields) + (bytes == null ? 0 : Http2Frame.HEADER_LENGTH + length);
-                out = size <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(size);
-                blocks.write(out, streamId, fields, endStream);
-                responseActivity = true;
-                if (bytes != null) {
-                    Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
-                            streamId);
-                    out.put(bytes, offset, length);
+                ByteBuffer into = responseRoomLocked(size);
+                int mark = into.position();
+                try {
+                    blocks.write(into, streamId, fields, endStream);
+                } catch (RuntimeException e) {
+                    abandonLocked(mark);
+                    throw e;
                 }
-                flip(out);
+                if (bytes != null) {
+                    Http2FrameWriter.writeFrameHeader(into, length, Http2Frame.TYPE_DATA, Http2Frame.FLAG_END_STREAM,
+                            streamId);
+                    into.put(bytes, offset, length);
+                }
+                responseActivity = true;
+                out = claimLocked();
             } finally {
-                buffers.release(out);
                 writeLock.unlock();
             }
+            flush(out);
         } finally {
             connection.endWrite();
         }
@@ -230,37 +263,162 @@ final class Http2Writer {
         }
         connection.beginWrite();
         try {
+            ByteBuffer out;
             writeLock.lock();
-            ByteBuffer out = null;
             try {
                 refuseIfInterrupted();
-                out = buffers.acquire();
-                Http2FrameWriter.writeFrameHeader(out, length, Http2Frame.TYPE_DATA,
+                ByteBuffer into = responseRoomLocked(Http2Frame.HEADER_LENGTH + length);
+                Http2FrameWriter.writeFrameHeader(into, length, Http2Frame.TYPE_DATA,
                         endStream ? Http2Frame.FLAG_END_STREAM : 0, streamId);
-                out.put(bytes, offset, length);
+                into.put(bytes, offset, length);
                 responseActivity = true;
-                flip(out);
+                out = claimLocked();
             } finally {
-                buffers.release(out);
                 writeLock.unlock();
             }
+            flush(out);
         } finally {
             connection.endWrite();
         }
     }
 
-    /**
-     * Writes {@code out} (write mode) to the transport, under the write lock; a failure closes the connection, whose
-     * streams then fail, unless we half-closed it: then the reader closes it once the client has read what we sent.
-     */
-    private void flip(ByteBuffer out) throws IOException {
-        assert writeLock.isHeldByCurrentThread();
-        if (outputShut) {
+    /** {@link #roomLocked} for a response's frames, which fail once we half-closed. */
+    private ByteBuffer responseRoomLocked(int length) throws IOException {
+        ByteBuffer into = roomLocked(length);
+        if (into == null) {
             throw new IOException("connection " + connection.id() + " is closing: no more frames");
         }
-        out.flip();
+        return into;
+    }
+
+    /**
+     * The pending buffer, with room for {@code length} more octets: the one the flusher will take next, else a new
+     * one (pooled, or one-off when larger). Waits while the pending buffer is too full, until the flusher takes it.
+     *
+     * @return null when we half-closed, before or while waiting
+     */
+    private ByteBuffer roomLocked(int length) throws InterruptedIOException {
+        assert writeLock.isHeldByCurrentThread();
+        while (!outputShut && pending != null && pending.remaining() < length) {
+            try {
+                takenLocked().await(); // pending is never left without a flusher, which takes it after its write
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while the connection's earlier frames were written");
+            }
+        }
+        if (outputShut) {
+            return null;
+        }
+        if (pending == null) {
+            pending = length <= buffers.bufferSize() ? buffers.acquire() : ByteBuffer.allocate(length);
+        }
+        return pending;
+    }
+
+    /**
+     * Takes back what a failed encoding left in the pending buffer from {@code mark} on, so no partial frame is
+     * written; a buffer left empty goes back.
+     */
+    private void abandonLocked(int mark) {
+        assert writeLock.isHeldByCurrentThread();
+        pending.position(mark);
+        if (mark == 0) {
+            buffers.release(pending);
+            pending = null;
+        }
+    }
+
+    /**
+     * After encoding into the pending buffer: the buffer for the caller to write when no flusher runs (the caller is
+     * the flusher now), or null when the running flusher will write it.
+     */
+    private ByteBuffer claimLocked() {
+        assert writeLock.isHeldByCurrentThread();
+        if (flushing) {
+            return null;
+        }
+        flushing = true;
+        ByteBuffer out = pending;
+        pending = null;
+        return out;
+    }
+
+    /**
+     * The flusher's job, outside the write lock: writes {@code out}, then whatever other threads encoded meanwhile,
+     * until nothing is pending. A failure of our own write is thrown; a failure while writing other threads' frames is
+     * not (the connection is closed, and its streams fail with it).
+     */
+    private void flush(ByteBuffer out) throws IOException {
+        boolean own = true;
+        while (out != null) {
+            // An interrupt that came after our own frames must not close the channel under other streams' frames.
+            boolean interrupted = !own && Thread.interrupted();
+            try {
+                write(out);
+            } catch (IOException | RuntimeException e) {
+                stopFlushing();
+                if (own || e instanceof RuntimeException) {
+                    throw e;
+                }
+                LOG.log(System.Logger.Level.DEBUG, "connection {0}: frames of other streams not written: {1}",
+                        connection.id(), e.toString());
+                return;
+            } finally {
+                buffers.release(out);
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            own = false;
+            writeLock.lock();
+            try {
+                out = pending;
+                pending = null;
+                flushing = out != null;
+                signalTakenLocked();
+            } finally {
+                writeLock.unlock();
+            }
+        }
+    }
+
+    private Condition takenLocked() {
+        assert writeLock.isHeldByCurrentThread();
+        if (taken == null) {
+            taken = writeLock.newCondition();
+        }
+        return taken;
+    }
+
+    private void signalTakenLocked() {
+        assert writeLock.isHeldByCurrentThread();
+        if (taken != null) {
+            taken.signalAll();
+        }
+    }
+
+    /** After a failed write: what was pending is dropped with the connection, and waiting writers go on to fail. */
+    private void stopFlushing() {
+        writeLock.lock();
         try {
-            int length = out.remaining();
+            buffers.release(pending);
+            pending = null;
+            flushing = false;
+            signalTakenLocked();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Writes {@code out} (write mode) to the transport, by the flusher only; a failure closes the connection, whose
+     * streams then fail.
+     */
+    private void write(ByteBuffer out) throws IOException {
+        out.flip();
+        int length = out.remaining();
+        try {
             connection.writeShared(out.array(), out.arrayOffset() + out.position(), length);
             connection.countWritten(length);
         } catch (IOException e) {
