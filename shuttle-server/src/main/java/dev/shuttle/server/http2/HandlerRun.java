@@ -32,22 +32,26 @@ final class HandlerRun {
     private final ServerContext context;
     private final Http2Streams streams;
     private final StreamSender sender;
+    private final Http2Writer writer;
     private final HandlerSlots slots;
     private final Goodbye goodbye;
     /** Told when a handler finishes: the idle timeout counts from the last stream's end. */
     private final Runnable streamActivity;
     private final long bodyReadNanos;
+    private final String threadNamePrefix;
 
-    HandlerRun(ServerConnection connection, Http2Streams streams, StreamSender sender, HandlerSlots slots,
-               Goodbye goodbye, Runnable streamActivity) {
+    HandlerRun(ServerConnection connection, Http2Streams streams, StreamSender sender, Http2Writer writer,
+               HandlerSlots slots, Goodbye goodbye, Runnable streamActivity) {
         this.connection = connection;
         this.context = connection.context();
         this.streams = streams;
         this.sender = sender;
+        this.writer = writer;
         this.slots = slots;
         this.goodbye = goodbye;
         this.streamActivity = streamActivity;
         this.bodyReadNanos = context.timeouts.bodyRead().toNanos();
+        this.threadNamePrefix = "shuttle-h2-" + connection.id() + "-";
     }
 
     /**
@@ -56,8 +60,13 @@ final class HandlerRun {
      * @throws Http2Exception ENHANCE_YOUR_CALM when too many streams wait for a slot already
      */
     void start(Http2Stream stream, Http2RequestHead head) throws Http2Exception {
-        slots.admit(() -> Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-" + stream.id)
-                .start(() -> run(stream, head)));
+        writer.handlerStarting();
+        try {
+            slots.admit(() -> Thread.ofVirtual().name(threadNamePrefix + stream.id).start(() -> run(stream, head)));
+        } catch (Http2Exception | RuntimeException e) {
+            writer.handlerDone();
+            throw e;
+        }
     }
 
     private void run(Http2Stream stream, Http2RequestHead head) {
@@ -74,6 +83,7 @@ final class HandlerRun {
             Thread.interrupted(); // the failure's answer (a 500 or a reset) must not be refused in its turn
             failed(stream, request, response, body, t);
         } finally {
+            writer.handlerDone();
             Thread.interrupted(); // an interrupt left behind must not reach the next blocking call of this thread
             boolean unfinished = streams.handlerDone(stream);
             streamActivity.run();

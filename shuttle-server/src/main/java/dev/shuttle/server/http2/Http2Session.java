@@ -80,17 +80,25 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     }
 
     public Http2Session(ServerConnection connection, Http2Options options, KeepAliveTurn turn) {
+        this(connection, options, turn, Thread::yield);
+    }
+
+    /**
+     * @param gatherTurn what a flusher ending a stream does while other handlers run, before it writes
+     *                   ({@link Http2Writer}): a yield, or a staged step in tests
+     */
+    Http2Session(ServerConnection connection, Http2Options options, KeepAliveTurn turn, Runnable gatherTurn) {
         super(turn);
         this.connection = connection;
         this.context = connection.context();
         this.options = options;
-        this.writer = new Http2Writer(connection, context.buffers);
+        this.writer = new Http2Writer(connection, context.buffers, gatherTurn);
         this.streams = new Http2Streams(options.initialWindowSize(), options.connectionWindowSize(),
                 context::streams);
         this.goodbye = new Goodbye(writer, streams, context::now, connection);
         this.sender = new StreamSender(writer, streams, context.timeouts.write().toNanos(), connection.id());
-        this.handlers = new HandlerRun(connection, streams, sender, new HandlerSlots(options.maxConcurrentStreams()),
-                goodbye, this::streamActivity);
+        this.handlers = new HandlerRun(connection, streams, sender, writer,
+                new HandlerSlots(options.maxConcurrentStreams()), goodbye, this::streamActivity);
         this.budgets = new AbuseBudgets(options);
         StreamAdmission admission = new StreamAdmission(connection, options, streams, sender, handlers, goodbye,
                 budgets, new HpackDecoder(limits), this::streamActivity);

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -20,8 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * reach the peer in the order they were encoded), into a pending buffer; one thread at a time, the flusher, writes
  * that buffer to the socket outside the lock. Frames encoded while the flusher writes wait in the next pending
  * buffer, and the flusher writes them too before it returns: the responses of streams that finish together leave in
- * one system call, as an event loop flushes once per read, and a handler whose frames the flusher takes returns
- * without waiting for the socket. At most one pending buffer waits beside the one being written: a frame that does not
+ * one system call, and a handler whose frames the flusher takes returns without waiting for the socket. A flusher
+ * whose frames end a stream while other handlers run gives them one scheduling turn first ({@link #flush}), so the
+ * responses of the streams one read started leave together, as an event loop flushes once per read. At most one pending buffer waits beside the one being written: a frame that does not
  * fit waits for the flusher, which is how a slow reader pushes back on every writer.
  *
  * <p>Each write goes through the connection's park gate ({@link ServerConnection#beginWrite},
@@ -41,6 +43,8 @@ final class Http2Writer {
 
     private final ServerConnection connection;
     private final BufferPool buffers;
+    /** The one scheduling turn a flusher gives other handlers before it writes ({@link #flush}). */
+    private final Runnable gatherTurn;
     private final ReentrantLock writeLock = new ReentrantLock();
     /**
      * Guarded by writeLock: signalled when the flusher took the pending buffer, or stopped. Made by the first writer
@@ -55,12 +59,15 @@ final class Http2Writer {
     private boolean flushing;
     /** Guarded by writeLock: we half-closed; later writes fail without touching the socket or closing it. */
     private boolean outputShut;
+    /** Handlers admitted and not yet done: {@link #handlerStarting}. */
+    private final AtomicInteger handlersUnderway = new AtomicInteger();
     /** A response's HEADERS or DATA went out since the reader last asked ({@link #takeResponseActivity}). */
     private volatile boolean responseActivity;
 
-    Http2Writer(ServerConnection connection, BufferPool buffers) {
+    Http2Writer(ServerConnection connection, BufferPool buffers, Runnable gatherTurn) {
         this.connection = connection;
         this.buffers = buffers;
+        this.gatherTurn = gatherTurn;
     }
 
     /**
@@ -177,7 +184,7 @@ final class Http2Writer {
     private void control(int length, Encoding encoding) throws IOException {
         connection.beginWrite();
         try {
-            ByteBuffer out;
+            boolean flusher;
             writeLock.lock();
             try {
                 refuseIfInterrupted();
@@ -192,11 +199,13 @@ final class Http2Writer {
                     abandonLocked(mark);
                     throw e;
                 }
-                out = claimLocked();
+                flusher = claimLocked();
             } finally {
                 writeLock.unlock();
             }
-            flush(out);
+            if (flusher) {
+                flush(false);
+            }
         } finally {
             connection.endWrite();
         }
@@ -224,7 +233,7 @@ final class Http2Writer {
                                  int length) throws IOException {
         connection.beginWrite();
         try {
-            ByteBuffer out;
+            boolean flusher;
             writeLock.lock();
             try {
                 refuseIfInterrupted();
@@ -243,11 +252,13 @@ final class Http2Writer {
                     into.put(bytes, offset, length);
                 }
                 responseActivity = true;
-                out = claimLocked();
+                flusher = claimLocked();
             } finally {
                 writeLock.unlock();
             }
-            flush(out);
+            if (flusher) {
+                flush(endStream || bytes != null);
+            }
         } finally {
             connection.endWrite();
         }
@@ -263,7 +274,7 @@ final class Http2Writer {
         }
         connection.beginWrite();
         try {
-            ByteBuffer out;
+            boolean flusher;
             writeLock.lock();
             try {
                 refuseIfInterrupted();
@@ -272,11 +283,13 @@ final class Http2Writer {
                         endStream ? Http2Frame.FLAG_END_STREAM : 0, streamId);
                 into.put(bytes, offset, length);
                 responseActivity = true;
-                out = claimLocked();
+                flusher = claimLocked();
             } finally {
                 writeLock.unlock();
             }
-            flush(out);
+            if (flusher) {
+                flush(endStream);
+            }
         } finally {
             connection.endWrite();
         }
@@ -330,26 +343,63 @@ final class Http2Writer {
     }
 
     /**
-     * After encoding into the pending buffer: the buffer for the caller to write when no flusher runs (the caller is
-     * the flusher now), or null when the running flusher will write it.
+     * After encoding into the pending buffer: whether the caller is the flusher now (no other thread was), and must
+     * call {@link #flush}; otherwise the running flusher writes what the caller encoded.
      */
-    private ByteBuffer claimLocked() {
+    private boolean claimLocked() {
         assert writeLock.isHeldByCurrentThread();
         if (flushing) {
-            return null;
+            return false;
         }
         flushing = true;
+        return true;
+    }
+
+    /** The pending buffer, taken by the flusher to write; writers waiting for room may start a new one. */
+    private ByteBuffer takeLocked() {
+        assert writeLock.isHeldByCurrentThread();
         ByteBuffer out = pending;
         pending = null;
+        signalTakenLocked();
         return out;
     }
 
     /**
-     * The flusher's job, outside the write lock: writes {@code out}, then whatever other threads encoded meanwhile,
-     * until nothing is pending. A failure of our own write is thrown; a failure while writing other threads' frames is
-     * not (the connection is closed, and its streams fail with it).
+     * A handler's stream starts: until {@link #handlerDone}, the frames that end other streams may wait one
+     * scheduling turn for its response (see {@link #flush}). Counted when the reader admits the stream, so the
+     * streams of one read count before their handlers run.
      */
-    private void flush(ByteBuffer out) throws IOException {
+    void handlerStarting() {
+        handlersUnderway.incrementAndGet();
+    }
+
+    void handlerDone() {
+        handlersUnderway.decrementAndGet();
+    }
+
+    /**
+     * The flusher's job, outside the write lock: writes the pending buffer, then whatever other threads encoded
+     * meanwhile, until nothing is pending. A failure of our own write is thrown; a failure while writing other
+     * threads' frames is not (the connection is closed, and its streams fail with it).
+     *
+     * <p>When the caller's frames end a stream while another stream's handler is underway, the flusher first yields
+     * its carrier once: the handlers started by the same read (queued behind it) then encode their responses into
+     * the pending buffer, and all of them leave in one system call, as an event loop flushes once per read. One turn
+     * at most, so a slow handler delays no one by more than that.
+     *
+     * @param endsStream the caller's frames end its stream
+     */
+    private void flush(boolean endsStream) throws IOException {
+        if (endsStream && handlersUnderway.get() > 1) {
+            gatherTurn.run();
+        }
+        ByteBuffer out;
+        writeLock.lock();
+        try {
+            out = takeLocked();
+        } finally {
+            writeLock.unlock();
+        }
         boolean own = true;
         while (out != null) {
             // An interrupt that came after our own frames must not close the channel under other streams' frames.
@@ -373,10 +423,8 @@ final class Http2Writer {
             own = false;
             writeLock.lock();
             try {
-                out = pending;
-                pending = null;
+                out = takeLocked();
                 flushing = out != null;
-                signalTakenLocked();
             } finally {
                 writeLock.unlock();
             }
