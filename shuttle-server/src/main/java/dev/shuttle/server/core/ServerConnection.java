@@ -142,8 +142,9 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
                 headDeadline = (from == ConnectionState.NEW ? acceptedNanos : context.now())
                         + context.headerReadNanos;
             } else {
-                int n = input.fillNow();
-                if (n == 0 && transport.isSharedWithWriters()) {
+                boolean shared = transport.isSharedWithWriters();
+                int n = shared && tls() == null ? input.fillReady() : input.fillNow();
+                if (n == 0 && shared) {
                     n = tellEndFromNothing();
                 }
                 if (n < 0) {

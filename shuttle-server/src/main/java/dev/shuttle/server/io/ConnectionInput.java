@@ -103,6 +103,16 @@ public final class ConnectionInput implements Http1Source {
         return append(true, timeout);
     }
 
+    /**
+     * Appends the bytes a readiness wake-up announced on a plaintext socket shared with writers, in one read where
+     * {@link #fillNow()} first asks how many are waiting: readiness means bytes or the end of the stream, so the read
+     * returns at once.
+     */
+    public int fillReady() throws IOException {
+        makeRoom();
+        return append(true, 0);
+    }
+
     /** Appends application bytes that already arrived, without blocking. */
     @Override
     public int fillNow() throws IOException {
