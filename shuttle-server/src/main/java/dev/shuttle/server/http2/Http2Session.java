@@ -1,8 +1,6 @@
 package dev.shuttle.server.http2;
 
 import dev.shuttle.server.Http2Options;
-import dev.shuttle.server.core.KeepAliveTurn;
-import dev.shuttle.server.core.KeepAliveTurns;
 import dev.shuttle.server.core.LogText;
 import dev.shuttle.server.core.ProtocolSession;
 import dev.shuttle.server.core.ServerConnection;
@@ -31,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * every frame, and starts a virtual thread per request stream, which runs the handler and writes its response through
  * the {@link Http2Writer}.
  *
- * <p>Parking: when the reader finds nothing to read, even after a few scheduler turns, it moves the connection to
- * IDLE and returns {@link Next#PARK}: the connection gives back its buffers and waits in the watcher without a thread,
+ * <p>Parking: when the reader finds nothing to read, it moves the connection to IDLE and returns {@link Next#PARK}
+ * (no scheduler turns first, as HTTP/1.1 takes: the client's next frames answer responses that the handlers' threads
+ * are still sending, and turns that look for them cost more than the parks they save): the connection gives back its buffers and waits in the watcher without a thread,
  * whatever its open streams do. Handler threads are their own; their writes go through the connection's park gate, so
  * a write to a parked connection takes it back and parks it again after (see {@link ServerConnection#beginWrite}).
  * Client frames wake it through readiness. While the server shuts down it cannot park: with streams open, the reader
@@ -41,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Threads: the fields marked "reader" belong to the connection's current reading thread; the streams, the writer
  * and the GOAWAY flags are shared and guard themselves.
  */
-public final class Http2Session extends KeepAliveTurns implements ProtocolSession {
+public final class Http2Session implements ProtocolSession {
     private static final System.Logger LOG = System.getLogger(Http2Session.class.getName());
     private static final long NONE = Long.MIN_VALUE;
 
@@ -76,19 +75,14 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
     private volatile long lastStreamActivityNanos;
 
     public Http2Session(ServerConnection connection, Http2Options options) {
-        this(connection, options, KeepAliveTurn.YIELD);
-    }
-
-    public Http2Session(ServerConnection connection, Http2Options options, KeepAliveTurn turn) {
-        this(connection, options, turn, Thread::yield);
+        this(connection, options, Thread::yield);
     }
 
     /**
      * @param gatherTurn what a flusher ending a stream does while other handlers run, before it writes
      *                   ({@link Http2Writer}): a yield, or a staged step in tests
      */
-    Http2Session(ServerConnection connection, Http2Options options, KeepAliveTurn turn, Runnable gatherTurn) {
-        super(turn);
+    Http2Session(ServerConnection connection, Http2Options options, Runnable gatherTurn) {
         this.connection = connection;
         this.context = connection.context();
         this.options = options;
@@ -237,10 +231,6 @@ public final class Http2Session extends KeepAliveTurns implements ProtocolSessio
             // Parking off (or impossible while the server shuts down): wait in a read, as thread-per-connection
             // servers do; the idle timeout applies only to a connection without open streams.
             return awaitInRead(input);
-        }
-        n = lookForNextBytes(connection);
-        if (n != 0) {
-            return n < 0 ? Next.CLOSE : null;
         }
         return connection.toIdle() ? Next.PARK : Next.CLOSE;
     }

@@ -6,7 +6,6 @@ import dev.shuttle.server.ConnectionListener;
 import dev.shuttle.server.Http2Options;
 import dev.shuttle.server.ServerLimits;
 import dev.shuttle.server.ServerTimeouts;
-import dev.shuttle.server.core.KeepAliveTurn;
 import dev.shuttle.server.core.ProtocolSession;
 import dev.shuttle.server.core.ServerConnection;
 import dev.shuttle.server.core.ServerEngine;
@@ -64,7 +63,7 @@ class Http2GatherTurnTest {
         SessionFactory http2Only = new SessionFactory() {
             @Override
             public ProtocolSession create(ServerConnection connection, String applicationProtocol) {
-                return new Http2Session(connection, Http2Options.defaults(), KeepAliveTurn.YIELD, stagedTurn);
+                return new Http2Session(connection, Http2Options.defaults(), stagedTurn);
             }
 
             @Override
