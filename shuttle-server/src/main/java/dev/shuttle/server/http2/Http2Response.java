@@ -5,7 +5,6 @@ import dev.shuttle.server.core.HttpDate;
 import dev.shuttle.server.core.StatusText;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http2.Http2Fields;
-import dev.shuttle.wire.http2.Http2ResponseHead;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -219,18 +218,17 @@ final class Http2Response implements Response {
         return true;
     }
 
+    /** The response head's fields; {@code content-length} is never among the handler's headers (see header()). */
     private List<String> responseFields(boolean complete) {
-        Headers.Builder fields = headers.build().toBuilder();
+        String length = null;
         if (contentLength >= 0 && (bodyAllowed() || status == 304)) {
-            fields.set("content-length", Long.toString(contentLength));
+            length = Long.toString(contentLength);
         } else if (complete && !hasTrailers() && bodyAllowed() && (!headRequest || pendingCount > 0)) {
             // A HEAD handler that wrote nothing may not know the length; claiming 0 would be wrong (as in Go).
-            fields.set("content-length", Integer.toString(pendingCount));
+            length = Integer.toString(pendingCount);
         }
-        if (!fields.build().contains("date")) {
-            fields.add("date", HttpDate.now());
-        }
-        return Http2Fields.response(new Http2ResponseHead(status, fields.build()));
+        Headers own = headers.build();
+        return Http2Fields.response(status, own, length, own.contains("date") ? null : HttpDate.now());
     }
 
     private boolean hasTrailers() {

@@ -23,6 +23,15 @@ import java.util.Locale;
  * </ul>
  */
 public final class Http2Fields {
+    /** {@code :status} values up to 599, made once: a response's status is the one field every response has. */
+    private static final String[] STATUS_TEXT = new String[600];
+
+    static {
+        for (int status = 100; status < STATUS_TEXT.length; status++) {
+            STATUS_TEXT[status] = Integer.toString(status);
+        }
+    }
+
     private Http2Fields() {
     }
 
@@ -49,9 +58,23 @@ public final class Http2Fields {
 
     /** The fields of a response head. */
     public static List<String> response(Http2ResponseHead head) {
-        List<String> fields = new ArrayList<>(2 * (head.headers().size() + 1));
-        add(fields, ":status", Integer.toString(head.status()));
-        addRegular(fields, head.headers(), false);
+        return response(head.status(), head.headers(), null, null);
+    }
+
+    /**
+     * The fields of a response head whose {@code status} is valid (100..999, not 101), followed by
+     * {@code content-length} and {@code date} when not null (the server's own, added without copying the head).
+     */
+    public static List<String> response(int status, Headers headers, String contentLength, String date) {
+        List<String> fields = new ArrayList<>(2 * (headers.size() + 3));
+        add(fields, ":status", status < STATUS_TEXT.length ? STATUS_TEXT[status] : Integer.toString(status));
+        addRegular(fields, headers, false);
+        if (contentLength != null) {
+            add(fields, "content-length", contentLength);
+        }
+        if (date != null) {
+            add(fields, "date", date);
+        }
         return fields;
     }
 
