@@ -38,7 +38,6 @@ final class HandlerRun {
     /** Told when a handler finishes: the idle timeout counts from the last stream's end. */
     private final Runnable streamActivity;
     private final long bodyReadNanos;
-    private final String threadNamePrefix;
 
     HandlerRun(ServerConnection connection, Http2Streams streams, StreamSender sender, Http2Writer writer,
                HandlerSlots slots, Goodbye goodbye, Runnable streamActivity) {
@@ -51,7 +50,6 @@ final class HandlerRun {
         this.goodbye = goodbye;
         this.streamActivity = streamActivity;
         this.bodyReadNanos = context.timeouts.bodyRead().toNanos();
-        this.threadNamePrefix = "shuttle-h2-" + connection.id() + "-";
     }
 
     /**
@@ -62,7 +60,8 @@ final class HandlerRun {
     void start(Http2Stream stream, Http2RequestHead head) throws Http2Exception {
         writer.handlerStarting();
         try {
-            slots.admit(() -> Thread.ofVirtual().name(threadNamePrefix + stream.id).start(() -> run(stream, head)));
+            slots.admit(() -> Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-" + stream.id)
+                    .start(() -> run(stream, head)));
         } catch (Http2Exception | RuntimeException e) {
             writer.handlerDone();
             throw e;

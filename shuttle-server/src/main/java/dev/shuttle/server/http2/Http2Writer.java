@@ -9,9 +9,10 @@ import dev.shuttle.wire.http2.Http2Settings;
 import dev.shuttle.wire.http2.SettingsFrame;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -41,6 +42,16 @@ final class Http2Writer {
     /** DATA frames are cut to this size at most, whatever the peer allows: one frame fits one pooled buffer. */
     static final int MAX_DATA_FRAME = Http2Settings.MIN_MAX_FRAME_SIZE;
 
+    private static final VarHandle HANDLERS_UNDERWAY;
+
+    static {
+        try {
+            HANDLERS_UNDERWAY = MethodHandles.lookup().findVarHandle(Http2Writer.class, "handlersUnderway", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final ServerConnection connection;
     private final BufferPool buffers;
     /** The one scheduling turn a flusher gives other handlers before it writes ({@link #flush}). */
@@ -59,8 +70,11 @@ final class Http2Writer {
     private boolean flushing;
     /** Guarded by writeLock: we half-closed; later writes fail without touching the socket or closing it. */
     private boolean outputShut;
-    /** Handlers admitted and not yet done: {@link #handlerStarting}. */
-    private final AtomicInteger handlersUnderway = new AtomicInteger();
+    /**
+     * Handlers admitted and not yet done ({@link #handlerStarting}); a field rather than an AtomicInteger, as every
+     * idle connection keeps its writer.
+     */
+    private volatile int handlersUnderway;
     /** A response's HEADERS or DATA went out since the reader last asked ({@link #takeResponseActivity}). */
     private volatile boolean responseActivity;
 
@@ -370,11 +384,11 @@ final class Http2Writer {
      * streams of one read count before their handlers run.
      */
     void handlerStarting() {
-        handlersUnderway.incrementAndGet();
+        HANDLERS_UNDERWAY.getAndAdd(this, 1);
     }
 
     void handlerDone() {
-        handlersUnderway.decrementAndGet();
+        HANDLERS_UNDERWAY.getAndAdd(this, -1);
     }
 
     /**
@@ -390,7 +404,7 @@ final class Http2Writer {
      * @param endsStream the caller's frames end its stream
      */
     private void flush(boolean endsStream) throws IOException {
-        if (endsStream && handlersUnderway.get() > 1) {
+        if (endsStream && handlersUnderway > 1) {
             gatherTurn.run();
         }
         ByteBuffer out;
