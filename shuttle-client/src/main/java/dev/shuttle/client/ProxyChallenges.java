@@ -84,7 +84,7 @@ final class ProxyChallenges implements TunnelAuthenticator {
         }
 
         @Override
-        public void leaked(String request) {
+        public void leaked(String method, URI uri) {
         }
     }
 }

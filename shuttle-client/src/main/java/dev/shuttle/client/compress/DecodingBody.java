@@ -9,6 +9,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
+import java.net.URI;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
@@ -221,8 +222,8 @@ public final class DecodingBody implements BodySource {
     }
 
     @Override
-    public void leaked(String request) {
-        raw.source().leaked(request);
+    public void leaked(String method, URI uri) {
+        raw.source().leaked(method, uri);
     }
 
     /** Bytes of the compressed body read so far (the decoder reads ahead by its buffer). */

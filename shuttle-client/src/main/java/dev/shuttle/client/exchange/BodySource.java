@@ -1,5 +1,7 @@
 package dev.shuttle.client.exchange;
 
+import java.net.URI;
+
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
 
@@ -39,6 +41,9 @@ public interface BodySource {
     /** The declared length, or -1. */
     long declaredLength();
 
-    /** The leak guard's action: the response became unreachable unclosed. */
-    void leaked(String request);
+    /**
+     * The leak guard's action: the response became unreachable unclosed (or was closed: the guard runs on close too).
+     * The request is named by its parts, put together only when a leak is reported.
+     */
+    void leaked(String method, URI uri);
 }

@@ -39,7 +39,7 @@ public final class ResponseBody extends InputStream {
      */
     public Runnable leakAction(String method, URI uri) {
         BodySource state = body;
-        return () -> state.leaked(method + " " + uri);
+        return () -> state.leaked(method, uri);
     }
 
     @Override

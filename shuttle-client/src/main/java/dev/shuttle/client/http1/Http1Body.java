@@ -17,6 +17,7 @@ import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.SocketException;
+import java.net.URI;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -356,13 +357,13 @@ final class Http1Body implements DrainTarget, BodySource {
      * and still holds its connection, report it and release that.
      */
     @Override
-    public void leaked(String request) {
+    public void leaked(String method, URI uri) {
         if (closeCalled || !ioLock.tryLock()) {
             return; // in use: not leaked after all
         }
         try {
             if (state == State.OPEN) {
-                LOG.log(System.Logger.Level.WARNING, "response to " + request + " was never closed; closing its"
+                LOG.log(System.Logger.Level.WARNING, "response to " + method + " " + uri + " was never closed; closing its"
                         + " connection (close every Response, e.g. with try-with-resources)");
                 state = State.CLOSED;
                 onSettled.run();

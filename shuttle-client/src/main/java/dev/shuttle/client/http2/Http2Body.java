@@ -12,6 +12,7 @@ import dev.shuttle.wire.http2.Http2ErrorCode;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.URI;
 
 /**
  * An HTTP/2 response body: reads what the connection's reader put in the stream, handing the flow-control credit
@@ -275,10 +276,10 @@ final class Http2Body implements BodySource {
     }
 
     @Override
-    public void leaked(String request) {
+    public void leaked(String method, URI uri) {
         if (closeCalled) {
             return;
         }
-        closeBody(request); // read to its end or failed: only the report is settled; open: reset and reported
+        closeBody(method + " " + uri); // read to its end or failed: only the report is settled; open: reset and reported
     }
 }

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -430,7 +431,7 @@ class Http1BodyModelTest {
 
         void leaked() {
             log.add("leak guard");
-            body.leaked("GET /");
+            body.leaked("GET", URI.create("http://127.0.0.1/"));
             // close() sets closeCalled first, and a closed response is never reported as leaked.
             boolean closeCalled = log.stream().anyMatch(s -> s.startsWith("close"));
             if (!closeCalled && state == State.OPEN) {
