@@ -363,8 +363,8 @@ final class Http1Body implements DrainTarget, BodySource {
         }
         try {
             if (state == State.OPEN) {
-                LOG.log(System.Logger.Level.WARNING, "response to " + method + " " + uri + " was never closed; closing its"
-                        + " connection (close every Response, e.g. with try-with-resources)");
+                LOG.log(System.Logger.Level.WARNING, "response to " + method + " " + uri + " was never closed;"
+                        + " closing its connection (close every Response, e.g. with try-with-resources)");
                 state = State.CLOSED;
                 onSettled.run();
                 connection.abort(new IOException("response leaked"));

@@ -280,6 +280,7 @@ final class Http2Body implements BodySource {
         if (closeCalled) {
             return;
         }
-        closeBody(method + " " + uri); // read to its end or failed: only the report is settled; open: reset and reported
+        // Read to its end or failed: only the report is settled; open: reset and reported.
+        closeBody(method + " " + uri);
     }
 }

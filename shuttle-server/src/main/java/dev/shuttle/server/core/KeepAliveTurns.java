@@ -5,8 +5,8 @@ import java.io.IOException;
 /**
  * What a connection's thread does when it has nothing to read, before it parks: take a few scheduler turns, looking
  * for the client's next bytes after each, while that pays off for this connection. HTTP/1.1 does it between requests
- * (HTTP/2 does not: see {@code Http2Session}). One per connection, owned by its current thread (a new thread sees the last one's state
- * through the watcher's hand-off).
+ * (HTTP/2 does not: see {@code Http2Session}). One per connection, owned by its current thread (a new thread sees the
+ * last one's state through the watcher's hand-off).
  *
  * <p>A base class of the HTTP/1.1 session rather than an object of their own: a parked connection keeps its session,
  * and a separate object would add its header and a field to every connection. The counters are bytes for the same

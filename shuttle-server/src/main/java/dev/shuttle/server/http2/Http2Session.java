@@ -31,11 +31,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Parking: when the reader finds nothing to read, it moves the connection to IDLE and returns {@link Next#PARK}
  * (no scheduler turns first, as HTTP/1.1 takes: the client's next frames answer responses that the handlers' threads
- * are still sending, and turns that look for them cost more than the parks they save): the connection gives back its buffers and waits in the watcher without a thread,
- * whatever its open streams do. Handler threads are their own; their writes go through the connection's park gate, so
- * a write to a parked connection takes it back and parks it again after (see {@link ServerConnection#beginWrite}).
- * Client frames wake it through readiness. While the server shuts down it cannot park: with streams open, the reader
- * then blocks in reads until they end.
+ * are still sending, and turns that look for them cost more than the parks they save): the connection gives back its
+ * buffers and waits in the watcher without a thread, whatever its open streams do. Handler threads are their own;
+ * their writes go through the connection's park gate, so a write to a parked connection takes it back and parks it
+ * again after (see {@link ServerConnection#beginWrite}). Client frames wake it through readiness. While the server
+ * shuts down it cannot park: with streams open, the reader then blocks in reads until they end.
  *
  * <p>Threads: the fields marked "reader" belong to the connection's current reading thread; the streams, the writer
  * and the GOAWAY flags are shared and guard themselves.

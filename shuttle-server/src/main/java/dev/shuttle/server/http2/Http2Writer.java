@@ -24,8 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * buffer, and the flusher writes them too before it returns: the responses of streams that finish together leave in
  * one system call, and a handler whose frames the flusher takes returns without waiting for the socket. A flusher
  * whose frames end a stream while other handlers run gives them one scheduling turn first ({@link #flush}), so the
- * responses of the streams one read started leave together, as an event loop flushes once per read. At most one pending buffer waits beside the one being written: a frame that does not
- * fit waits for the flusher, which is how a slow reader pushes back on every writer.
+ * responses of the streams one read started leave together, as an event loop flushes once per read. At most one
+ * pending buffer waits beside the one being written: a frame that does not fit waits for the flusher, which is how a
+ * slow reader pushes back on every writer.
  *
  * <p>Each write goes through the connection's park gate ({@link ServerConnection#beginWrite},
  * {@link ServerConnection#writeShared}): on plaintext a write to a parked connection goes out through the
@@ -411,6 +412,7 @@ final class Http2Writer {
         writeLock.lock();
         try {
             out = takeLocked();
+            flushing = out != null; // never null here (only the flusher takes); a flag left set would stop every writer
         } finally {
             writeLock.unlock();
         }
