@@ -142,9 +142,8 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
                 headDeadline = (from == ConnectionState.NEW ? acceptedNanos : context.now())
                         + context.headerReadNanos;
             } else {
-                boolean shared = transport.isSharedWithWriters();
-                int n = shared && tls() == null ? input.fillReady() : input.fillNow();
-                if (n == 0 && shared) {
+                int n = transport.isSharedWithWriters() && tls() == null ? input.fillReady() : input.fillNow();
+                if (n == 0 && transport.isSharedWithWriters()) {
                     n = tellEndFromNothing();
                 }
                 if (n < 0) {
