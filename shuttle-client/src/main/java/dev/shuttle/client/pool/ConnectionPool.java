@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -390,10 +391,15 @@ public final class ConnectionPool implements AutoCloseable {
 
     /** The counters of {@code origin}, all zero when the pool does not know it (it is not created here). */
     Counts counts(Origin origin) {
+        return readDirect(origin, OriginPool::countsLocked, new Counts(0, 0, 0, 0, 0, 0));
+    }
+
+    /** {@code read} of {@code origin}'s direct route under the lock; {@code absent} when the pool does not know it. */
+    private <T> T readDirect(Origin origin, Function<OriginPool, T> read, T absent) {
         lock.lock();
         try {
             OriginPool pool = origins.get(Route.direct(origin));
-            return pool == null ? new Counts(0, 0, 0, 0, 0, 0) : pool.countsLocked();
+            return pool == null ? absent : read.apply(pool);
         } finally {
             lock.unlock();
         }
@@ -411,39 +417,21 @@ public final class ConnectionPool implements AutoCloseable {
 
     /** Open connections plus dials in flight for {@code origin}. */
     public int connectionCount(Origin origin) {
-        lock.lock();
-        try {
-            OriginPool pool = origins.get(Route.direct(origin));
-            return pool == null ? 0 : pool.total;
-        } finally {
-            lock.unlock();
-        }
+        return readDirect(origin, pool -> pool.total, 0);
     }
 
     /** The multiplexed connections open to {@code origin} (for tests and diagnostics). */
     public List<PooledConnection> multiplexedConnections(Origin origin) {
-        lock.lock();
-        try {
-            OriginPool pool = origins.get(Route.direct(origin));
+        return readDirect(origin, pool -> {
             List<PooledConnection> connections = new ArrayList<>();
-            if (pool != null) {
-                pool.multiplexed.forEach(entry -> connections.add(entry.connection));
-            }
+            pool.multiplexed.forEach(entry -> connections.add(entry.connection));
             return connections;
-        } finally {
-            lock.unlock();
-        }
+        }, new ArrayList<>());
     }
 
     /** Requests of {@code origin} waiting for a connection right now. */
     public int waitingCount(Origin origin) {
-        lock.lock();
-        try {
-            OriginPool pool = origins.get(Route.direct(origin));
-            return pool == null ? 0 : pool.waiters.size();
-        } finally {
-            lock.unlock();
-        }
+        return readDirect(origin, pool -> pool.waiters.size(), 0);
     }
 
     /** The learned costs of {@code origin} (a fresh model when the pool does not know it). */
