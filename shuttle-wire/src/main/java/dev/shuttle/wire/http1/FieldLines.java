@@ -49,8 +49,25 @@ final class FieldLines {
         return end;
     }
 
+    /**
+     * A connection's last value of each common name, for {@link #parse}: a client reading the same server's responses
+     * gets the same Server, Content-Type and Content-Length values head after head, and reuses their Strings.
+     */
+    static String[] newValueCache() {
+        return new String[COMMON_NAMES.length];
+    }
+
     /** Parses one field line (terminator already stripped) into {@code into}; {@code what} names it in errors. */
     static void parse(byte[] line, int start, int end, Headers.Builder into, String what) throws Http1Exception {
+        parse(line, start, end, into, what, null);
+    }
+
+    /**
+     * As {@link #parse(byte[], int, int, Headers.Builder, String)}, reusing the value of a common name when it is the
+     * one {@code recentValues} (from {@link #newValueCache()}, or null) holds for it, and remembering it otherwise.
+     */
+    static void parse(byte[] line, int start, int end, Headers.Builder into, String what, String[] recentValues)
+            throws Http1Exception {
         int i = start;
         if (i < end && (line[i] == ' ' || line[i] == '\t')) {
             throw Http1Exception.badRequest("obs-fold: " + what + " line starts with whitespace (line folding is not"
@@ -74,7 +91,8 @@ final class FieldLines {
         if (i == start) {
             throw Http1Exception.badRequest("empty " + what + " name");
         }
-        String name = name(line, start, i);
+        int common = commonName(line, start, i);
+        String name = common >= 0 ? COMMON_NAMES[common] : latin1(line, start, i);
         int valueStart = i + 1;
         while (valueStart < end && (line[valueStart] == ' ' || line[valueStart] == '\t')) {
             valueStart++;
@@ -89,7 +107,30 @@ final class FieldLines {
                 throw Http1Exception.badRequest(describeBadValueChar(c) + " in value of " + what + " " + name);
             }
         }
-        into.add(name, latin1(line, valueStart, valueEnd));
+        String value;
+        if (common >= 0 && recentValues != null) {
+            value = recentValues[common];
+            if (value == null || !sameText(value, line, valueStart, valueEnd)) {
+                value = latin1(line, valueStart, valueEnd);
+                recentValues[common] = value;
+            }
+        } else {
+            value = latin1(line, valueStart, valueEnd);
+        }
+        into.add(name, value);
+    }
+
+    /** Whether {@code text} is exactly the Latin-1 octets {@code bytes[start, end)}. */
+    static boolean sameText(String text, byte[] bytes, int start, int end) {
+        if (text.length() != end - start) {
+            return false;
+        }
+        for (int k = 0; k < text.length(); k++) {
+            if (text.charAt(k) != (char) (bytes[start + k] & 0xff)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String describeBadValueChar(int c) {
@@ -100,15 +141,16 @@ final class FieldLines {
         };
     }
 
-    private static String name(byte[] line, int start, int end) {
+    /** The index of the name in {@link #COMMON_NAMES}, or -1. */
+    private static int commonName(byte[] line, int start, int end) {
         int length = end - start;
         for (int k = 0; k < COMMON_NAME_BYTES.length; k++) {
             byte[] candidate = COMMON_NAME_BYTES[k];
             if (candidate.length == length && Arrays.equals(candidate, 0, length, line, start, end)) {
-                return COMMON_NAMES[k];
+                return k;
             }
         }
-        return latin1(line, start, end);
+        return -1;
     }
 
     static String latin1(byte[] bytes, int start, int end) {

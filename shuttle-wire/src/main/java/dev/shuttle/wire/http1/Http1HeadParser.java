@@ -46,6 +46,12 @@ public final class Http1HeadParser {
     private HttpVersion version;
     private int status;
     private String reason;
+    /** Heads parsed whole; from the second on, values of common names are reused (a persistent connection). */
+    private int headsParsed;
+    /** {@link FieldLines#newValueCache()}, made with the second head; null before. */
+    private String[] recentValues;
+    /** The last reason phrase, reused when the next is the same. */
+    private String lastReason;
 
     public Http1HeadParser(Http1Limits limits) {
         this.limits = limits;
@@ -80,6 +86,7 @@ public final class Http1HeadParser {
                 checkAbsoluteFormAuthority(target, headers.first("Host"));
             }
             RequestHead head = new RequestHead(method, target, version, headers);
+            headsParsed++;
             reset();
             return head;
         } catch (Http1Exception e) {
@@ -101,6 +108,7 @@ public final class Http1HeadParser {
                 return null;
             }
             ResponseHead head = new ResponseHead(version, status, reason, fields.build());
+            headsParsed++;
             reset();
             return head;
         } catch (Http1Exception e) {
@@ -173,6 +181,9 @@ public final class Http1HeadParser {
                     parseStatusLine(line, start, end);
                 }
                 fields = Headers.builder();
+                if (recentValues == null && headsParsed > 0) {
+                    recentValues = FieldLines.newValueCache();
+                }
                 expecting = Expecting.FIELD_LINE;
                 continue;
             }
@@ -183,7 +194,7 @@ public final class Http1HeadParser {
             if (++fieldCount > limits.maxHeaderCount()) {
                 throw new Http1Exception(431, "more than " + limits.maxHeaderCount() + " header fields");
             }
-            FieldLines.parse(line, start, end, fields, "header");
+            FieldLines.parse(line, start, end, fields, "header", recentValues);
         }
     }
 
@@ -261,7 +272,14 @@ public final class Http1HeadParser {
             }
         }
         status = code;
-        reason = reasonStart >= end ? "" : FieldLines.latin1(line, reasonStart, end);
+        if (reasonStart >= end) {
+            reason = "";
+        } else if (lastReason != null && FieldLines.sameText(lastReason, line, reasonStart, end)) {
+            reason = lastReason;
+        } else {
+            reason = FieldLines.latin1(line, reasonStart, end);
+            lastReason = reason;
+        }
     }
 
     /**

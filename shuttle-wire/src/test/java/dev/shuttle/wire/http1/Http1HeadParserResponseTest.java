@@ -51,6 +51,29 @@ class Http1HeadParserResponseTest {
     }
 
     @Test
+    void aPersistentConnectionReusesRepeatedValuesAndNeverAStaleOne() throws Exception {
+        ResponseHead first = parse("HTTP/1.1 200 OK\r\nServer: s1\r\nContent-Length: 10\r\n\r\n");
+        ResponseHead second = parse("HTTP/1.1 200 OK\r\nServer: s1\r\nContent-Length: 10\r\n"
+                + "Content-Type: text/html\r\n\r\n");
+        ResponseHead third = parse("HTTP/1.1 201 Fine\r\nServer: s2\r\nContent-Length: 11\r\n"
+                + "Content-Type: text/xml!\r\n\r\n");
+        ResponseHead fourth = parse("HTTP/1.1 200 OK\r\nServer: s2\r\nContent-Length: 1\r\n"
+                + "content-type: text/xml!\r\n\r\n");
+
+        assertThat(second.headers().first("Server")).isEqualTo("s1");
+        assertThat(third.headers()).isEqualTo(Headers.of("Server", "s2", "Content-Length", "11",
+                "Content-Type", "text/xml!"));
+        assertThat(third.reason()).isEqualTo("Fine");
+        assertThat(fourth.headers()).isEqualTo(Headers.of("Server", "s2", "Content-Length", "1",
+                "content-type", "text/xml!"));
+        assertThat(fourth.reason()).isEqualTo("OK");
+        // From the second head on, an unchanged value is the same String: no copy per response.
+        assertThat(third.headers().first("Server")).isNotSameAs(second.headers().first("Server"));
+        assertThat(fourth.headers().first("Server")).isSameAs(third.headers().first("Server"));
+        assertThat(second.reason()).isSameAs(first.reason());
+    }
+
+    @Test
     void toleratesBareLfLineEndingsInResponses() throws Exception {
         ResponseHead head = parse("HTTP/1.0 200 OK\nServer: old\nX: y\r\n\n");
 
