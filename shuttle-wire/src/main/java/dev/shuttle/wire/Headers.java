@@ -155,7 +155,9 @@ public final class Headers {
     /** {@return a builder holding these fields, to make a changed copy} */
     public Builder toBuilder() {
         Builder builder = new Builder();
-        builder.namesAndValues.addAll(Arrays.asList(namesAndValues));
+        builder.namesAndValues = namesAndValues; // shared until the builder changes it
+        builder.count = namesAndValues.length;
+        builder.shared = true;
         return builder;
     }
 
@@ -180,7 +182,11 @@ public final class Headers {
 
     /** Collects fields in order. Not thread-safe. */
     public static final class Builder {
-        private final List<String> namesAndValues = new ArrayList<>(16);
+        /** name0, value0, ... in the first {@link #count} slots: an array rather than a list, one object less per head. */
+        private String[] namesAndValues = new String[8];
+        private int count;
+        /** Built headers hold {@link #namesAndValues} itself: copy it before changing it. */
+        private boolean shared;
 
         private Builder() {
         }
@@ -195,8 +201,12 @@ public final class Headers {
         public Builder add(String name, String value) {
             FieldSyntax.requireValidName(name);
             FieldSyntax.requireValidValue(name, value);
-            namesAndValues.add(name);
-            namesAndValues.add(value);
+            if (count == namesAndValues.length) { // full, or shared (which only a full array can be)
+                namesAndValues = Arrays.copyOf(namesAndValues, Math.max(8, count * 2));
+                shared = false;
+            }
+            namesAndValues[count++] = name;
+            namesAndValues[count++] = value;
             return this;
         }
 
@@ -219,23 +229,37 @@ public final class Headers {
          * @return this builder
          */
         public Builder remove(String name) {
-            for (int i = namesAndValues.size() - 2; i >= 0; i -= 2) {
-                if (namesAndValues.get(i).equalsIgnoreCase(name)) {
-                    namesAndValues.remove(i + 1);
-                    namesAndValues.remove(i);
+            if (shared) {
+                namesAndValues = namesAndValues.clone();
+                shared = false;
+            }
+            int kept = 0;
+            for (int i = 0; i < count; i += 2) {
+                if (!namesAndValues[i].equalsIgnoreCase(name)) {
+                    namesAndValues[kept++] = namesAndValues[i];
+                    namesAndValues[kept++] = namesAndValues[i + 1];
                 }
             }
+            Arrays.fill(namesAndValues, kept, count, null);
+            count = kept;
             return this;
         }
 
         /** {@return the number of fields so far} */
         public int size() {
-            return namesAndValues.size() / 2;
+            return count / 2;
         }
 
         /** {@return the headers} */
         public Headers build() {
-            return namesAndValues.isEmpty() ? EMPTY : new Headers(namesAndValues.toArray(new String[0]));
+            if (count == 0) {
+                return EMPTY;
+            }
+            if (count < namesAndValues.length) {
+                return new Headers(Arrays.copyOf(namesAndValues, count));
+            }
+            shared = true; // exactly full: the headers take the array, which this builder copies before changing it
+            return new Headers(namesAndValues);
         }
     }
 }
