@@ -35,7 +35,7 @@ final class ProxyChallenges implements TunnelAuthenticator {
         }
         Request request = connect.build();
         try (Response challenge = new Response(request, new ResponseStart(status, reason, HttpVersion.HTTP_1_1,
-                headers), new ResponseBody(NoBody.INSTANCE), null, null)) {
+                headers), new ResponseBody(NoBody.INSTANCE), (ConnectionInfo) null, null)) {
             Request answer = authenticator.authenticate(request, challenge);
             return answer == null ? null : answer.headers().first("Proxy-Authorization");
         }

@@ -164,13 +164,16 @@ final class RealCall implements CallChain {
                     ? core.pool.acquire(route, false, !hop.isIdempotent(), deadline, trace)
                     : core.pool.acquireRetry(route, retryOf, deadline, trace);
             ProtocolConnection connection = (ProtocolConnection) lease.connection();
-            ConnectionInfo info = connectionInfo(lease, connection);
-            trace.gotConn(info);
+            List<Interceptor> network = core.settings.networkInterceptors();
+            // Made here only for those who look at once; a response makes its own when asked (Response.connection).
+            ConnectionInfo info = trace == ClientTrace.NONE && network.isEmpty() ? null : connectionInfo(lease);
+            if (info != null) {
+                trace.gotConn(info);
+            }
             core.stats.attempt(hop.origin(), lease.reused());
             exchange = null;
             leaseHandedOver = false;
             try {
-                List<Interceptor> network = core.settings.networkInterceptors();
                 return network.isEmpty() ? exchange(hop, lease, connection, info)
                         : NetworkChain.run(network, hop, info, sent -> exchange(sent, lease, connection, info));
             } catch (IOException | RuntimeException e) {
@@ -216,10 +219,13 @@ final class RealCall implements CallChain {
         Settle settle = timer == null ? null : new Settle(timer);
         ResponseBody body = codec.openBody(head, settle == null ? NOTHING : settle);
         leaseHandedOver = true;
-        return new Response(sent, head, body, info, settle);
+        return info == null ? new Response(sent, head, body, lease, settle)
+                : new Response(sent, head, body, info, settle);
     }
 
-    private static ConnectionInfo connectionInfo(Lease lease, ProtocolConnection c) {
+    /** What {@link ClientTrace#gotConn} and {@link Response#connection()} report about the lease's connection. */
+    static ConnectionInfo connectionInfo(Lease lease) {
+        ProtocolConnection c = (ProtocolConnection) lease.connection();
         Route route = lease.route();
         return new ConnectionInfo(c.id(), c.origin(), c.localAddress(), c.remoteAddress(), lease.reused(),
                 lease.wasIdle(), Duration.ofNanos(lease.idleNanos()), lease.afterDrain(), c.protocol(), c.tls(),

@@ -6,6 +6,7 @@ import dev.shuttle.client.exchange.ResponseBody;
 import dev.shuttle.client.exchange.ResponseStart;
 import dev.shuttle.client.internal.Leaks;
 import dev.shuttle.client.internal.Statuses;
+import dev.shuttle.client.pool.Lease;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import java.io.IOException;
@@ -37,7 +38,10 @@ public final class Response implements AutoCloseable {
     private final Request request;
     private final ResponseStart head;
     private final ResponseBody body;
-    private final ConnectionInfo connection;
+    /** The connection's details: given, or made from {@link #lease} when first asked for. */
+    private ConnectionInfo connection;
+    /** The exchange's lease, whose connection {@link #connection()} describes; null when the details were given. */
+    private final Lease lease;
     /** What the call runs when this body settles, to stop its timer; null when nothing (see {@code RealCall}). */
     private final Runnable settle;
     /** The content coding the client decoded, or null. */
@@ -45,16 +49,30 @@ public final class Response implements AutoCloseable {
     private final Cleaner.Cleanable leakGuard;
 
     Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection, Runnable settle) {
-        this(request, head, body, connection, settle, null);
+        this(request, head, body, connection, null, settle, null);
+    }
+
+    /**
+     * The exchange's response, whose connection details are made only when asked for: most callers never ask, and
+     * they cost two objects per request.
+     */
+    Response(Request request, ResponseStart head, ResponseBody body, Lease lease, Runnable settle) {
+        this(request, head, body, null, lease, settle, null);
     }
 
     /** A response whose body {@code body} decodes the {@code decodedEncoding} of the one the exchange gave. */
     Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection, Runnable settle,
              String decodedEncoding) {
+        this(request, head, body, connection, null, settle, decodedEncoding);
+    }
+
+    private Response(Request request, ResponseStart head, ResponseBody body, ConnectionInfo connection, Lease lease,
+                     Runnable settle, String decodedEncoding) {
         this.request = request;
         this.head = head;
         this.body = body;
         this.connection = connection;
+        this.lease = lease;
         this.settle = settle;
         this.decodedEncoding = decodedEncoding;
         body.keepReachable(this); // a caller holding only body() keeps this response, and its leak guard, alive
@@ -130,7 +148,12 @@ public final class Response implements AutoCloseable {
 
     /** {@return the connection this response came over (whether it was reused, idle time, addresses)} */
     public ConnectionInfo connection() {
-        return connection;
+        ConnectionInfo info = connection;
+        if (info == null && lease != null) {
+            info = RealCall.connectionInfo(lease); // a record of final fields: safe to make twice, or publish racily
+            connection = info;
+        }
+        return info;
     }
 
     /**
