@@ -14,7 +14,9 @@ import dev.shuttle.transport.tls.TlsInfo;
 import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.HttpVersion;
 import dev.shuttle.wire.http1.Http1HeadParser;
+import dev.shuttle.wire.http1.Http1HeadWriter;
 import dev.shuttle.wire.http1.Http1Limits;
+import dev.shuttle.wire.http1.RequestHead;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -49,6 +51,13 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
      * or body of its own, built by the first such exchange ({@link Http1Exchange}); null until then.
      */
     private Headers plainRequestFields;
+    /**
+     * Owned like plainRequestFields: the last plain request's head as sent, and its method and target; a caller that
+     * sends the same request again and again sends the same bytes, encoded once. Null until the first.
+     */
+    private byte[] plainHead;
+    private String plainHeadMethod;
+    private String plainHeadTarget;
     /** Guarded by the pool's lock (watch) and then owned by the unwatching thread: the current stay in the watcher. */
     private ReadinessWatcher.Ticket ticket;
     /** What to run when the watcher hands the connection back; set with the ticket. */
@@ -132,6 +141,19 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
 
     void plainRequestFields(Headers fields) {
         this.plainRequestFields = fields;
+    }
+
+    /**
+     * The head of a request without headers or body of its own: the last such head again when its method and
+     * target are the same (its fields are those this connection always sends then).
+     */
+    byte[] plainHead(String method, String target, Headers fields) {
+        if (plainHead == null || !method.equals(plainHeadMethod) || !target.equals(plainHeadTarget)) {
+            plainHead = Http1HeadWriter.encode(new RequestHead(method, target, HttpVersion.HTTP_1_1, fields));
+            plainHeadMethod = method;
+            plainHeadTarget = target;
+        }
+        return plainHead;
     }
 
     /** The proxy plain http requests go to in absolute form, or null. */

@@ -115,13 +115,13 @@ final class Http1Exchange implements ExchangeCodec {
         long length = body.contentLength();
         boolean hasBody = body != BodyPublisher.none();
         Headers given = request.headers();
-        Headers fields = given.isEmpty() && !hasBody && !BODY_METHODS.contains(request.method())
-                ? plainFields()
-                : fields(given, hasBody, length);
+        boolean plain = given.isEmpty() && !hasBody && !BODY_METHODS.contains(request.method());
+        Headers fields = plain ? plainFields() : fields(given, hasBody, length);
         // Through a proxy, plain http requests name their origin in the target: the absolute form (RFC 9112 3.2.2).
         String target = connection.forwardProxy() == null ? request.target()
                 : request.origin().scheme() + "://" + request.origin().authority() + request.target();
-        byte[] head = Http1HeadWriter.encode(new RequestHead(request.method(), target, HttpVersion.HTTP_1_1, fields));
+        byte[] head = plain ? connection.plainHead(request.method(), target, fields)
+                : Http1HeadWriter.encode(new RequestHead(request.method(), target, HttpVersion.HTTP_1_1, fields));
         boolean expectContinue = ClientFields.expectsContinue(request);
         if (hasBody && (expectContinue || length < 0 || length + head.length > UNGUARDED_WRITE_BYTES)) {
             upload = Upload.start(connection, lease, trace, head, body, length, expectContinue,

@@ -8,9 +8,11 @@ import dev.shuttle.client.testing.Await;
 import dev.shuttle.client.testing.ScriptedServer;
 import dev.shuttle.transport.BufferPool;
 import dev.shuttle.transport.PlainTransport;
+import dev.shuttle.wire.Headers;
 import dev.shuttle.wire.http1.Http1Limits;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,30 @@ class Http1ConnectionTest {
             assertThat(quiet.isHealthy()).as("blocking and usable again").isTrue();
             quiet.close();
         }
+    }
+
+    @Test
+    void aPlainRequestHeadIsEncodedOnceForItsMethodAndTarget() throws Exception {
+        try (ScriptedServer server = new ScriptedServer((conn, index) -> conn.awaitClientClose())) {
+            Http1Connection connection = connect(server);
+            Headers fields = Headers.of("Host", "example.test", "User-Agent", "t");
+            byte[] first = connection.plainHead("GET", "/a", fields);
+            byte[] again = connection.plainHead("GET", "/a", fields);
+            byte[] other = connection.plainHead("GET", "/b", fields);
+            byte[] head = connection.plainHead("HEAD", "/b", fields);
+            byte[] back = connection.plainHead("GET", "/a", fields);
+
+            assertThat(again).isSameAs(first);
+            assertThat(text(first)).isEqualTo("GET /a HTTP/1.1\r\nHost: example.test\r\nUser-Agent: t\r\n\r\n");
+            assertThat(text(other)).startsWith("GET /b HTTP/1.1\r\n");
+            assertThat(text(head)).startsWith("HEAD /b HTTP/1.1\r\n");
+            assertThat(text(back)).isEqualTo(text(first));
+            connection.close();
+        }
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 
     private Http1Connection connect(ScriptedServer server) throws Exception {
