@@ -192,12 +192,15 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
     @Override
     public void onIdle() {
         source.idle();
-        transport.releaseBuffers();
+        if (transport.tls() != null) {
+            transport.releaseBuffers(); // its record buffers; plaintext keeps its socket stream until watched
+        }
     }
 
     @Override
     public boolean watch(Runnable onWake) {
         try {
+            transport.releaseBuffers(); // a connection idle this long keeps nothing it can make again
             SocketChannel channel = transport.channel();
             channel.configureBlocking(false);
             this.onWake = onWake;
