@@ -48,9 +48,10 @@ final class LabBusyCommand implements Callable<Integer> {
     int rounds;
 
     @Option(names = "--generator", defaultValue = "auto",
-            description = "Load for hot: auto (h2load over h2c when installed, else the lab's), lab, h2load or "
-                    + "shuttle (Shuttle's own client, one per connection: h2c with prior knowledge, or HTTP/1.1 over "
-                    + "http1; refused over https and h2) (default ${DEFAULT-VALUE}).")
+            description = "Load for hot: auto (when installed h2load over h2c, wrk over http1; else the lab's), lab, "
+                    + "h2load (h2c only), wrk (http1 only; 2 threads, 128 connections) or shuttle (Shuttle's own "
+                    + "client, one per connection: h2c with prior knowledge, or HTTP/1.1 over http1; refused over "
+                    + "https and h2) (default ${DEFAULT-VALUE}).")
     String generator;
 
     @Mixin

@@ -27,10 +27,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Seed 001's busy shapes for Java servers. For each scenario, server and round: a fresh server JVM; the load from
- * the lab's client JVM (or h2load for hot over h2c; or, with {@code --generator shuttle}, hot from the same client
- * JVM on Shuttle's own client); the server's baseline (live heap after a full GC, then RSS) after start-up and
- * before any load; its CPU time read from /proc at the window's edges, its RSS once a second inside it, and its live
- * heap after a full GC once the window closed. Units of progress: seconds of load.
+ * the lab's client JVM (or, for hot when installed, an {@link ExternalGenerator}: h2load over h2c, wrk over
+ * HTTP/1.1; or, with {@code --generator shuttle}, hot from the same client JVM on Shuttle's own client); the
+ * server's baseline (live heap after a full GC, then RSS) after start-up and before any load; its CPU time read from
+ * /proc at the window's edges, its RSS once a second inside it, and its live heap after a full GC once the window
+ * closed. Units of progress: seconds of load.
  */
 public final class BusyExperiment {
     private static final Duration CONNECT_TIMEOUT = Duration.ofMinutes(3);
@@ -39,6 +40,7 @@ public final class BusyExperiment {
     private final ProgressSink progress;
     private final Path logDir;
     private final Path h2load;
+    private final Path wrk;
     private final List<String> notes = new ArrayList<>();
 
     public BusyExperiment(BusySettings settings, ProgressSink progress) throws IOException {
@@ -46,27 +48,44 @@ public final class BusyExperiment {
         this.progress = progress;
         this.logDir = Files.createTempDirectory("shuttle-lab-busy-");
         this.h2load = H2Load.find();
+        this.wrk = Wrk.find();
     }
 
-    /** Whether the hot scenario will run on h2load; says why not in the notes when it was wanted. */
-    boolean hotUsesH2load() {
-        if (settings.generator().equals("lab") || settings.generator().equals("shuttle")) {
-            return false;
+    /**
+     * The external generator the hot scenario runs on, "h2load" or "wrk", or null for a JVM one; when {@code auto}
+     * wanted one that is not installed, says so in the notes. (BusySettings refuses a protocol the named one cannot
+     * speak.)
+     */
+    String hotExternalGenerator() {
+        String generator = settings.generator();
+        String wanted = switch (generator) {
+            case "auto" -> settings.protocol() == Protocol.H2C ? "h2load"
+                    : settings.protocol() == Protocol.HTTP1 ? "wrk" : null;
+            case "h2load", "wrk" -> generator;
+            default -> null;
+        };
+        if (wanted == null || externalBinary(wanted) != null) {
+            return wanted;
         }
-        if (settings.protocol() != Protocol.H2C) {
-            if (settings.generator().equals("h2load")) {
-                throw new IllegalArgumentException("--generator h2load works for h2c only (its HTTP/1 parser "
-                        + "rejects Tomcat's status line without a reason phrase)");
-            }
-            return false;
+        String missing = wanted.equals("h2load") ? H2Load.MISSING : Wrk.MISSING;
+        if (!generator.equals("auto")) {
+            throw new IllegalArgumentException(missing.substring(0, missing.indexOf(':')));
         }
-        if (h2load == null) {
-            if (settings.generator().equals("h2load")) {
-                throw new IllegalArgumentException(H2Load.MISSING.substring(0, H2Load.MISSING.indexOf(':')));
-            }
-            return false;
-        }
-        return true;
+        notes.add(missing);
+        System.err.println("shuttle: " + missing);
+        return null;
+    }
+
+    private Path externalBinary(String generator) {
+        return generator.equals("h2load") ? h2load : wrk;
+    }
+
+    /** A fresh external generator for one round of hot. */
+    private ExternalGenerator externalGenerator(String generator) throws IOException {
+        BusyScenario hot = BusyScenario.HOT;
+        return generator.equals("h2load")
+                ? new H2Load(h2load, hot.defaultConnections(), (int) hot.shape(), logDir)
+                : new Wrk(wrk, settings.connectionsOf(hot), logDir);
     }
 
     public BusyResult run() throws IOException, InterruptedException {
@@ -84,12 +103,7 @@ public final class BusyExperiment {
                 skipped.put(server, e.getMessage());
             }
         }
-        boolean useH2load = settings.scenarios().contains(BusyScenario.HOT) && hotUsesH2load();
-        if (settings.scenarios().contains(BusyScenario.HOT) && !useH2load && h2load == null
-                && settings.protocol() == Protocol.H2C && !settings.generator().equals("shuttle")) {
-            notes.add(H2Load.MISSING);
-            System.err.println("shuttle: " + H2Load.MISSING);
-        }
+        String hotExternal = settings.scenarios().contains(BusyScenario.HOT) ? hotExternalGenerator() : null;
         long units = 0;
         for (BusyScenario scenario : settings.scenarios()) {
             units += (settings.warmupOf(scenario).toSeconds() + settings.durationOf(scenario).toSeconds())
@@ -104,8 +118,9 @@ public final class BusyExperiment {
                     for (int round = 1; round <= settings.rounds(); round++) {
                         progress.phase(scenario.cliName() + ": " + server.cliName() + " " + settings.protocol()
                                 + ", round " + round + "/" + settings.rounds());
-                        boolean viaH2load = scenario == BusyScenario.HOT && useH2load;
-                        rounds.add(viaH2load ? measureWithH2load(server, round) : measure(server, scenario, round));
+                        rounds.add(scenario == BusyScenario.HOT && hotExternal != null
+                                ? measureExternally(server, round, externalGenerator(hotExternal))
+                                : measure(server, scenario, round));
                     }
                     cells.add(new BusyCell(server, scenario, rounds));
                 }
@@ -159,38 +174,34 @@ public final class BusyExperiment {
         }
     }
 
-    private BusyMeasurement measureWithH2load(ServerKind server, int round) throws IOException, InterruptedException {
+    /** Hot on an external generator, the server CPU window spanning its measured run. */
+    private BusyMeasurement measureExternally(ServerKind server, int round, ExternalGenerator generator)
+            throws IOException, InterruptedException {
         BusyScenario scenario = BusyScenario.HOT;
         Duration warmup = settings.warmupOf(scenario);
         Duration duration = settings.durationOf(scenario);
-        Path log = Files.createTempFile(logDir, "h2load-", ".log");
-        Path output = Files.createTempFile(logDir, "h2load-", ".out");
-        try (ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir)) {
+        try (generator; ServerProcess process = ServerProcess.start(server, settings.protocol(), logDir)) {
             IdleSample baseline = IdleExperiment.sample(process.pid());
-            Process h2 = new ProcessBuilder(H2Load.command(h2load, process.port(), scenario.defaultConnections(),
-                    (int) scenario.shape(), Math.max(1, warmup.toSeconds()), Math.max(1, duration.toSeconds()), log))
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            Path output = Files.createTempFile(logDir, generator.name() + "-", ".out");
+            Process load = generator.warmUpThenStart(process.port(), warmup, duration, output);
             try {
-                // h2load connects at once and starts its window after the warm-up
-                TimeUnit.NANOSECONDS.sleep(Math.max(1, warmup.toSeconds()) * 1_000_000_000L);
                 progress.advance(warmup.toSeconds());
                 long windowStartMicros = System.currentTimeMillis() * 1000;
                 Window window = Window.open(process.pid());
-                while (!h2.waitFor(1, TimeUnit.SECONDS)) {
+                while (!load.waitFor(1, TimeUnit.SECONDS)) {
                     window.sampleRss();
                     progress.advance(1);
                     if (window.elapsed().compareTo(duration.plusSeconds(60)) > 0) {
-                        throw new IOException("h2load did not finish in time");
+                        throw new IOException(generator.name() + " did not finish in time");
                     }
                 }
                 window.close();
                 window.sampleLiveHeap();
                 String text = Files.readString(output, StandardCharsets.UTF_8);
-                LoadResult result = H2Load.parse(text, log, windowStartMicros, scenario.defaultConnections());
-                return window.measurement(server, scenario, round, result, baseline);
+                return window.measurement(server, scenario, round, generator.result(text, windowStartMicros),
+                        baseline);
             } finally {
-                h2.destroyForcibly();
-                Files.deleteIfExists(log);
+                load.destroyForcibly();
             }
         }
     }

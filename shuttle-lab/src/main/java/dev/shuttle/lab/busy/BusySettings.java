@@ -10,8 +10,9 @@ import java.util.List;
  *
  * @param duration    the measured window, or null for each scenario's default (60 s mostly idle, 20 s hot)
  * @param connections connections for mostly idle, or null for 5 000 (hot always uses 32 × 4)
- * @param generator   who loads the hot scenario: {@code auto} (h2load for h2c when installed), {@code lab},
- *                    {@code h2load} or {@code shuttle} (Shuttle's own client, one per connection; h2c and http1)
+ * @param generator   who loads the hot scenario: {@code auto} (when installed, h2load for h2c and wrk for http1),
+ *                    {@code lab}, {@code h2load} (h2c only), {@code wrk} (http1 only) or {@code shuttle} (Shuttle's
+ *                    own client, one per connection; h2c and http1)
  */
 public record BusySettings(List<ServerKind> servers, List<BusyScenario> scenarios, Protocol protocol, int rounds,
                            Duration duration, Integer connections, String generator) {
@@ -24,8 +25,16 @@ public record BusySettings(List<ServerKind> servers, List<BusyScenario> scenario
         if (connections != null && (connections < 1 || connections > 19_000)) {
             throw new IllegalArgumentException("connections must be in 1..19000: " + connections);
         }
-        if (!List.of("auto", "lab", "h2load", "shuttle").contains(generator)) {
-            throw new IllegalArgumentException("unknown generator '" + generator + "' (auto, lab, h2load, shuttle)");
+        if (!List.of("auto", "lab", "h2load", "wrk", "shuttle").contains(generator)) {
+            throw new IllegalArgumentException("unknown generator '" + generator
+                    + "' (auto, lab, h2load, wrk, shuttle)");
+        }
+        if (generator.equals("h2load") && protocol != Protocol.H2C) {
+            throw new IllegalArgumentException("--generator h2load works for h2c only, not " + protocol + " (its "
+                    + "HTTP/1 parser rejects Tomcat's status line without a reason phrase)");
+        }
+        if (generator.equals("wrk") && protocol != Protocol.HTTP1) {
+            throw new IllegalArgumentException("--generator wrk works for http1 only, not " + protocol);
         }
         if (generator.equals("shuttle") && protocol != Protocol.H2C && protocol != Protocol.HTTP1) {
             throw new IllegalArgumentException("--generator shuttle works over h2c and http1 only, not " + protocol);

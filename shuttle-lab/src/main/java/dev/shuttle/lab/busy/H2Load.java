@@ -1,40 +1,45 @@
 package dev.shuttle.lab.busy;
 
 import dev.shuttle.lab.load.LoadResult;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 
 /**
- * nghttp2's {@code h2load} (Debian package {@code nghttp2-client}) as the hot scenario's load generator over h2c:
- * a C client that costs the shared cores less than a JVM would. Throughput comes from its summary line; latency
- * percentiles from its per-request log, since its summary has no percentiles.
+ * nghttp2's {@code h2load} (Debian package {@code nghttp2-client}) as the hot scenario's load generator over h2c.
+ * Throughput comes from its summary line; latency percentiles from its per-request log, since its summary has no
+ * percentiles.
  */
-final class H2Load {
+final class H2Load implements ExternalGenerator {
     static final String MISSING = "h2load not found (apt-get install nghttp2-client): the hot scenario uses the "
             + "lab's own load generator";
     private static final Pattern FINISHED = Pattern.compile("finished in ([0-9.]+)(m?s), ([0-9.]+) req/s");
     private static final Pattern REQUESTS = Pattern.compile(
             "requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored");
 
-    private H2Load() {
+    private final Path binary;
+    private final int connections;
+    private final int streams;
+    private final Path log;
+
+    /** A run of {@code binary} with its per-request log in {@code dir}. */
+    H2Load(Path binary, int connections, int streams, Path dir) throws IOException {
+        this.binary = binary;
+        this.connections = connections;
+        this.streams = streams;
+        this.log = Files.createTempFile(dir, "h2load-", ".log");
     }
 
     /** The h2load binary on PATH, or null. */
     static Path find() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, "h2load");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
+        return ExternalGenerator.onPath("h2load");
     }
 
     static List<String> command(Path binary, int port, int connections, int streams, long warmupSeconds,
@@ -42,6 +47,38 @@ final class H2Load {
         return List.of(binary.toString(), "-c", Integer.toString(connections), "-m", Integer.toString(streams),
                 "-t", "1", "-D", Long.toString(durationSeconds), "--warm-up-time=" + warmupSeconds,
                 "--log-file=" + log, "http://127.0.0.1:" + port + "/");
+    }
+
+    @Override
+    public String name() {
+        return "h2load";
+    }
+
+    /** One process: h2load connects at once and starts its measured part after its own warm-up. */
+    @Override
+    public Process warmUpThenStart(int port, Duration warmup, Duration duration, Path output)
+            throws IOException, InterruptedException {
+        long warmupSeconds = ExternalGenerator.seconds(warmup);
+        Process process = new ProcessBuilder(command(binary, port, connections, streams, warmupSeconds,
+                ExternalGenerator.seconds(duration), log))
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            TimeUnit.SECONDS.sleep(warmupSeconds);
+            return process;
+        } catch (InterruptedException | RuntimeException e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    @Override
+    public LoadResult result(String output, long windowStartEpochMicros) throws IOException {
+        return parse(output, log, windowStartEpochMicros, connections);
+    }
+
+    @Override
+    public void close() throws IOException {
+        Files.deleteIfExists(log);
     }
 
     /**

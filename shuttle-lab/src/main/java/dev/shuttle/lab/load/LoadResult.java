@@ -9,7 +9,7 @@ package dev.shuttle.lab.load;
  * @param windowMillis length of the window
  * @param p50Micros    latency percentiles, request written to response complete, microseconds
  * @param firstError   the first failure, or null
- * @param generator    who generated the load: "lab", "h2load", or Shuttle's client: "shuttle-h2" (h2c),
+ * @param generator    who generated the load: "lab", "h2load", "wrk", or Shuttle's client: "shuttle-h2" (h2c),
  *                     "shuttle-http1"
  */
 public record LoadResult(int connections, long requests, long errors, double windowMillis, long p50Micros,

@@ -2,6 +2,7 @@ package dev.shuttle.lab.busy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.shuttle.lab.report.BusyReport;
 import dev.shuttle.lab.report.ProgressSink;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * 2-second hot runs with real child JVMs: the lab's own load generator against Jetty over h2c, and Shuttle's own
- * client ({@code --generator shuttle}) against Shuttle's server over h2c and HTTP/1.1.
+ * 2-second hot runs with real child JVMs: the lab's own load generator against Jetty over h2c, Shuttle's own
+ * client ({@code --generator shuttle}) against Shuttle's server over h2c and HTTP/1.1, and wrk (when installed)
+ * against Shuttle's server over HTTP/1.1.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class BusyExperimentTest {
@@ -66,6 +68,23 @@ class BusyExperimentTest {
         assertThat(cell.errors()).as(String.valueOf(cell.firstError())).isZero();
         assertThat(cell.requestsPerSecond()).isPositive();
         assertThat(cell.generator()).isEqualTo("shuttle-http1");
+    }
+
+    @Test
+    void hotLoadFromWrkOverHttp1() throws Exception {
+        assumeTrue(Wrk.find() != null, "wrk is not installed");
+        BusySettings settings = new BusySettings(List.of(ServerKind.SHUTTLE), List.of(BusyScenario.HOT),
+                Protocol.HTTP1, 1, Duration.ofSeconds(2), null, "wrk");
+        BusyResult result = new BusyExperiment(settings, ProgressSink.NONE).run();
+        BusyCell cell = result.cell(ServerKind.SHUTTLE, BusyScenario.HOT);
+        assertThat(cell.errors()).as(String.valueOf(cell.firstError())).isZero();
+        assertThat(cell.generator()).isEqualTo("wrk");
+        assertThat(cell.connections()).isEqualTo(128);
+        assertThat(cell.requestsPerSecond()).isGreaterThan(100);
+        assertThat(cell.p50Micros()).isPositive();
+        assertThat(cell.p999Micros()).isGreaterThanOrEqualTo(cell.p99Micros()).isGreaterThanOrEqualTo(cell.p50Micros());
+        assertThat(cell.cpuMicrosPerRequest()).isPositive();
+        assertThat(BusyReport.text(result)).contains("wrk");
     }
 
     @Test
