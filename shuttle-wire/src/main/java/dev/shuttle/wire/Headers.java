@@ -154,11 +154,7 @@ public final class Headers {
 
     /** {@return a builder holding these fields, to make a changed copy} */
     public Builder toBuilder() {
-        Builder builder = new Builder();
-        builder.namesAndValues = namesAndValues; // shared until the builder changes it
-        builder.count = namesAndValues.length;
-        builder.shared = true;
-        return builder;
+        return new Builder(namesAndValues);
     }
 
     @Override
@@ -182,13 +178,21 @@ public final class Headers {
 
     /** Collects fields in order. Not thread-safe. */
     public static final class Builder {
-        /** name0, value0, ... in the first {@link #count} slots: an array rather than a list, one object less per head. */
-        private String[] namesAndValues = new String[8];
+        /** name0, value0, ... in the first {@link #count} slots: an array, not a list, one object less per head. */
+        private String[] namesAndValues;
         private int count;
-        /** Built headers hold {@link #namesAndValues} itself: copy it before changing it. */
+        /** Headers hold {@link #namesAndValues} itself: copy it before changing it. */
         private boolean shared;
 
         private Builder() {
+            this.namesAndValues = new String[8];
+        }
+
+        /** A builder starting with the fields of existing headers, whose array it shares until it changes. */
+        private Builder(String[] namesAndValues) {
+            this.namesAndValues = namesAndValues;
+            this.count = namesAndValues.length;
+            this.shared = true;
         }
 
         /**
