@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A native load generator for the hot scenario, run as a process of its own ({@link H2Load} over h2c, {@link Wrk}
@@ -40,6 +41,11 @@ interface ExternalGenerator extends AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** Starts {@code command} with its output and errors going to {@code output}, replacing what was there. */
+    static Process start(List<String> command, Path output) throws IOException {
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     /** Whole seconds of {@code duration}, at least one: neither tool takes a shorter run. */

@@ -59,9 +59,8 @@ final class H2Load implements ExternalGenerator {
     public Process warmUpThenStart(int port, Duration warmup, Duration duration, Path output)
             throws IOException, InterruptedException {
         long warmupSeconds = ExternalGenerator.seconds(warmup);
-        Process process = new ProcessBuilder(command(binary, port, connections, streams, warmupSeconds,
-                ExternalGenerator.seconds(duration), log))
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process process = ExternalGenerator.start(command(binary, port, connections, streams, warmupSeconds,
+                ExternalGenerator.seconds(duration), log), output);
         try {
             TimeUnit.SECONDS.sleep(warmupSeconds);
             return process;

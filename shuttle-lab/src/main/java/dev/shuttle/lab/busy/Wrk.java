@@ -75,8 +75,7 @@ final class Wrk implements ExternalGenerator {
     public Process warmUpThenStart(int port, Duration warmup, Duration duration, Path output)
             throws IOException, InterruptedException {
         long warmupSeconds = ExternalGenerator.seconds(warmup);
-        Process warm = new ProcessBuilder(command(binary, script, port, connections, warmupSeconds))
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process warm = ExternalGenerator.start(command(binary, script, port, connections, warmupSeconds), output);
         try {
             if (!warm.waitFor(warmupSeconds + 60, TimeUnit.SECONDS)) {
                 throw new IOException("wrk's warm-up did not finish in time");
@@ -87,8 +86,8 @@ final class Wrk implements ExternalGenerator {
         if (warm.exitValue() != 0) {
             throw new IOException("wrk's warm-up failed:\n" + Files.readString(output, StandardCharsets.UTF_8).strip());
         }
-        return new ProcessBuilder(command(binary, script, port, connections, ExternalGenerator.seconds(duration)))
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return ExternalGenerator.start(command(binary, script, port, connections, ExternalGenerator.seconds(duration)),
+                output);
     }
 
     /** wrk's figures are the measured run's alone, which the window spans. */
