@@ -1,9 +1,8 @@
 package dev.shuttle.client.exchange;
 
-import java.net.URI;
-
 import dev.shuttle.wire.Headers;
 import java.io.IOException;
+import java.net.URI;
 
 /**
  * A response body's state as the caller's stream ({@link ResponseBody}) sees it; each protocol implements it. The
