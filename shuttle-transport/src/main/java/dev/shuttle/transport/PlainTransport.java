@@ -63,7 +63,7 @@ public final class PlainTransport extends Transport {
 
     @Override
     public void releaseBuffers() {
-        dropSocketInput(); // no pooled buffer held
+        dropStreams(); // no pooled buffer held
     }
 
     @Override

@@ -209,7 +209,7 @@ public final class TlsTransport extends Transport {
     @Override
     public void releaseBuffers() {
         reader.releaseBuffers();
-        dropSocketInput();
+        dropStreams();
     }
 
     /** The engine (for tests and diagnostics). */

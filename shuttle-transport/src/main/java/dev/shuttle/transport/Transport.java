@@ -48,6 +48,12 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
     private Socket socket;
     /** The adaptor's input stream; null until a blocking read needs it, again after {@link #releaseBuffers()}. Reading thread only. */
     private InputStream in;
+    /**
+     * The last array {@link #writeSocket} wrapped, kept to wrap it again for nothing: a connection writes its heads
+     * from the same buffer or cached array request after request. Writing thread only, and never with writers
+     * sharing the channel; dropped by {@link #releaseBuffers()}, so an idle connection keeps no buffer reachable.
+     */
+    private ByteBuffer writeView;
     private final InetSocketAddress localAddress;
     private final InetSocketAddress remoteAddress;
 
@@ -100,7 +106,7 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
 
     /**
      * The connection goes idle: gives pooled buffers back, and drops the socket adaptor's input stream (made again by
-     * the next blocking read). Call only from the thread that owns the connection, and only when
+     * the next blocking read) and the last write's view of its array. Call only from the thread that owns the connection, and only when
      * {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its exact size.
      */
     public abstract void releaseBuffers();
@@ -241,9 +247,13 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
         return stream;
     }
 
-    /** For {@link #releaseBuffers()}: the stream is made again by the next blocking read. Reading thread only. */
-    final void dropSocketInput() {
+    /**
+     * For {@link #releaseBuffers()}: drops the socket input stream, made again by the next blocking read, and the
+     * write view. Call only from the thread that owns the connection, when it both reads and writes.
+     */
+    final void dropStreams() {
         in = null;
+        writeView = null;
     }
 
     /**
@@ -295,7 +305,7 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
             throw new IllegalBlockingModeException();
         }
         int end = offset + length;
-        ByteBuffer source = ByteBuffer.wrap(bytes, offset, length);
+        ByteBuffer source = view(bytes, offset, end);
         while (source.hasRemaining()) {
             int slice = Math.min(MAX_SOCKET_WRITE, source.remaining());
             source.limit(source.position() + slice);
@@ -312,6 +322,20 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
             bytesSent += slice;
             source.limit(end);
         }
+    }
+
+    /** {@code bytes} from {@code offset} to {@code end} as a buffer: the last one again when it wraps the same array. */
+    private ByteBuffer view(byte[] bytes, int offset, int end) {
+        if (sharedWithWriters) {
+            return ByteBuffer.wrap(bytes, offset, end - offset);
+        }
+        ByteBuffer view = writeView;
+        if (view == null || view.array() != bytes) {
+            view = ByteBuffer.wrap(bytes);
+            writeView = view;
+        }
+        view.limit(end).position(offset);
+        return view;
     }
 
     /**
