@@ -23,6 +23,7 @@ public final class ConnectionSource implements Http1Source {
     private final Transport transport;
     private final BufferPool buffers;
     private final LongSupplier clock;
+    private final ResponseTurns turns;
 
     /** Null while idle. */
     private ByteBuffer buffer;
@@ -32,10 +33,11 @@ public final class ConnectionSource implements Http1Source {
     private HttpTimeoutException.Kind deadlineKind = HttpTimeoutException.Kind.CALL;
     private long bytesReceived;
 
-    ConnectionSource(Transport transport, BufferPool buffers, LongSupplier clock) {
+    ConnectionSource(Transport transport, BufferPool buffers, LongSupplier clock, ResponseTurns.Turn turn) {
         this.transport = transport;
         this.buffers = buffers;
         this.clock = clock;
+        this.turns = new ResponseTurns(turn, clock);
     }
 
     @Override
@@ -102,6 +104,15 @@ public final class ConnectionSource implements Http1Source {
             buf.flip();
         }
         return added(n);
+    }
+
+    /**
+     * Before the first blocking read for a response: a few scheduler turns looking for it ({@link ResponseTurns}).
+     *
+     * @return the bytes that arrived, 0 when none did, -1 when the server closed
+     */
+    int lookForResponse() throws IOException {
+        return turns.lookFor(this);
     }
 
     @Override

@@ -76,7 +76,7 @@ public final class Http1Connection implements ProtocolConnection, ReadinessWatch
         this.id = id;
         this.origin = origin;
         this.transport = transport;
-        this.source = new ConnectionSource(transport, buffers, clock);
+        this.source = new ConnectionSource(transport, buffers, clock, ResponseTurns.Turn.YIELD);
         this.parser = new Http1HeadParser(limits);
         this.buffers = buffers;
         this.watcher = watcher;

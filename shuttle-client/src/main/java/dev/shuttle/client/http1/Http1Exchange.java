@@ -313,7 +313,15 @@ final class Http1Exchange implements ExchangeCodec {
                     }
                     continue;
                 }
-                int n = nowOnly ? source.fillNow() : fillWhileUploading(source);
+                int n;
+                if (nowOnly) {
+                    n = source.fillNow();
+                } else {
+                    n = responseStarted || uploading() ? 0 : source.lookForResponse();
+                    if (n == 0) {
+                        n = fillWhileUploading(source);
+                    }
+                }
                 if (n < 0) {
                     throw new IOException(responseStarted
                             ? "connection closed in the middle of the response head"
@@ -330,6 +338,11 @@ final class Http1Exchange implements ExchangeCodec {
         } finally {
             source.clearDeadline();
         }
+    }
+
+    /** Whether the request body is still being sent (the server may be reading it rather than answering). */
+    private boolean uploading() {
+        return upload != null && upload.endedNanos() == Upload.NOT_ENDED;
     }
 
     /**
