@@ -106,8 +106,9 @@ public abstract sealed class Transport implements AutoCloseable permits PlainTra
 
     /**
      * The connection goes idle: gives pooled buffers back, and drops the socket adaptor's input stream (made again by
-     * the next blocking read) and the last write's view of its array. Call only from the thread that owns the connection, and only when
-     * {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its exact size.
+     * the next blocking read) and the last write's view of its array. Call only from the thread that owns the
+     * connection, and only when {@link #hasBufferedInput()} is false. A partial TLS record is kept in an array of its
+     * exact size.
      */
     public abstract void releaseBuffers();
 

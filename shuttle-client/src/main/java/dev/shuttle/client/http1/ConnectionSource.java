@@ -107,7 +107,7 @@ public final class ConnectionSource implements Http1Source {
     }
 
     /**
-     * Before the first blocking read for a response: a few scheduler turns looking for it ({@link ResponseTurns}).
+     * Before the first blocking read for a response: scheduler turns looking for it ({@link ResponseTurns}).
      *
      * @return the bytes that arrived, 0 when none did, -1 when the server closed
      */

@@ -8,9 +8,8 @@ import java.util.function.LongSupplier;
 /**
  * What an exchange on a virtual thread does between sending its request and blocking for the response: take
  * scheduler turns for some tens of microseconds, looking for the response after each, while that pays off for this
- * connection. The client's side
- * of the server's keep-alive turns ({@code KeepAliveTurns}). One per connection, owned by the thread that holds the
- * connection's lease.
+ * connection. The client's side of the server's keep-alive turns ({@code KeepAliveTurns}). One per connection, owned
+ * by the thread that holds the connection's lease.
  *
  * <p>Why: a virtual thread's read that finds nothing parks in the JDK's poller, which costs an epoll registration, a
  * wake of the poller thread and a hand-off back to a carrier, plus a timer scheduled and cancelled for the read
