@@ -25,6 +25,9 @@ import java.io.IOException;
  * {@link #PROBE_EVERY}th time. A yield on a server with little else to run can wake an idle carrier thread for
  * nothing, so a client that pauses between requests (a browser, a batch job) would otherwise pay three wasted turns,
  * and up to three context switches, per request.
+ *
+ * <p>Connections the watcher woke meanwhile are started from the turning connection's thread ({@link WakeHandOff}), so
+ * they queue on its carrier beside the turners rather than wait behind them.
  */
 public abstract class KeepAliveTurns {
     public static final int TURNS = 3;
@@ -52,13 +55,20 @@ public abstract class KeepAliveTurns {
         if (credit == 0 && looks != 0) {
             return 0;
         }
-        for (int i = 0; i < TURNS; i++) {
-            turn.take(connection);
-            int n = connection.input().fillNow();
-            if (n != 0) {
-                credit = CREDIT;
-                return n;
+        WakeHandOff wakes = connection.context.wakes;
+        wakes.enterTurns();
+        try {
+            for (int i = 0; i < TURNS; i++) {
+                wakes.startWoken();
+                turn.take(connection);
+                int n = connection.input().fillNow();
+                if (n != 0) {
+                    credit = CREDIT;
+                    return n;
+                }
             }
+        } finally {
+            wakes.exitTurns();
         }
         credit = (byte) Math.max(0, credit - 1);
         return 0;

@@ -91,7 +91,7 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
 
     @Override
     public void onWake(ReadinessWatcher.Wake reason) {
-        Thread.ofVirtual().name("shuttle-conn-" + id).start(() -> woken(reason));
+        context.wakes.handOff(Thread.ofVirtual().name("shuttle-conn-" + id).unstarted(() -> woken(reason)));
     }
 
     // ---- connection thread ----

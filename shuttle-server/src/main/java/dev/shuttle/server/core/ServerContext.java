@@ -34,6 +34,7 @@ public final class ServerContext {
     final SessionFactory sessions;
     /** Set once when graceful shutdown begins: connections finish their exchange and close instead of idling. */
     final AtomicBoolean draining = new AtomicBoolean();
+    final WakeHandOff wakes = new WakeHandOff(WakeHandOff.Starter.START);
 
     ServerContext(Handler handler, ServerLimits limits, ServerTimeouts timeouts, boolean parking, SSLContext tls,
                   ConnectionRegistry registry, ReadinessWatcher watcher, BufferPool buffers, LongSupplier nanoClock,
