@@ -25,6 +25,14 @@ public interface ProtocolSession {
      */
     Next serve(long headDeadline) throws IOException;
 
+    /**
+     * After {@link #serve} returned {@link Next#PARK}, before the connection parks: work the reader kept back to run on
+     * its own thread once the connection is parked (HTTP/2: the last handler its read started), or null.
+     */
+    default Runnable takeKeptHandler() {
+        return null;
+    }
+
     /** The protocol this session speaks (an h2c upgrade replaces the session, and the connection learns it then). */
     default HttpVersion version() {
         return HttpVersion.HTTP_1_1;

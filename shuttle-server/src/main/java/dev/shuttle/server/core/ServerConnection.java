@@ -14,7 +14,6 @@ import dev.shuttle.wire.HttpVersion;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 
@@ -25,7 +24,8 @@ import java.nio.channels.SocketChannel;
  *
  * <p>Threads. While NEW or PARKED the connection has no thread: the readiness watcher holds its channel. When the
  * watcher hands it back ({@link #onWake}), a fresh virtual thread ({@code shuttle-conn-<id>}) takes over: it owns the
- * channel, the buffers and the session until it parks the connection again or closes it; HTTP/1 handlers run on it.
+ * channel, the buffers and the session until it parks the connection again or closes it; HTTP/1 handlers run on it,
+ * and an HTTP/2 reader may run one handler on it after the park ({@link ProtocolSession#takeKeptHandler}).
  * The watcher thread only starts that thread. Any thread may close the connection (shutdown, the write watchdog): the
  * state lock makes the CLOSED transition happen once; the watchdog closes without delivering the listener's event,
  * which the writer it unblocks delivers.
@@ -144,7 +144,7 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
             } else {
                 int n = transport.isSharedWithWriters() && tls() == null ? input.fillReady() : input.fillNow();
                 if (n == 0 && transport.isSharedWithWriters()) {
-                    n = tellEndFromNothing();
+                    n = input.tellEndFromNothing();
                 }
                 if (n < 0) {
                     return; // the peer closed an idle connection
@@ -173,22 +173,10 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
         }
     }
 
-    /**
-     * Readiness, yet nothing to read, on a transport whose non-blocking read cannot see the end of the stream: a 1 ms
-     * blocking read tells a peer that closed (-1) from a spurious wake-up or a record without application bytes (0).
-     */
-    private int tellEndFromNothing() throws IOException {
-        input.usePerReadTimeout(1);
-        try {
-            return input.fill();
-        } catch (SocketTimeoutException e) {
-            return 0;
-        }
-    }
-
     /** Runs the session from {@code from} (NEW, PARKED or IDLE) until it parks the connection or closes it. */
     private void serve(long headDeadline, ConnectionState from) {
         boolean parked = false;
+        Runnable kept = null;
         try {
             if (input == null) {
                 attachBuffers();
@@ -202,6 +190,7 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
                     headDeadline = context.now() + context.headerReadNanos;
                     continue; // the session replaced itself (h2c upgrade): the new one serves on
                 }
+                kept = next == ProtocolSession.Next.PARK ? session.takeKeptHandler() : null;
                 parked = next == ProtocolSession.Next.PARK && readerIdle(true, 0);
                 return;
             }
@@ -215,6 +204,9 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
             if (!parked) {
                 closeNow();
                 releaseBuffers();
+            }
+            if (kept != null) {
+                kept.run(); // parked (or closed, and then it fails as a started thread would)
             }
         }
     }

@@ -24,6 +24,13 @@ import java.net.SocketTimeoutException;
  * handler before it writes safe; one that lands inside a socket write still closes the connection. The handler's
  * failure is then answered as any other (a 500 before the commit, a reset after), with the interrupt cleared first so
  * that answer goes out; it is cleared again before the slot is handed on.
+ *
+ * <p>Kept handlers: on a plaintext connection that parks, the reader keeps back the last handler a read started
+ * instead of starting its thread, and runs it on its own thread once it has parked the connection
+ * ({@link #takeKept}), as an event loop runs the last request of a read itself. A request alone in its read, the
+ * usual case of a connection that is mostly idle, then costs no thread start and no wake of a second carrier. Before
+ * the reader could block, it starts the kept handler's thread after all ({@link #startKept}), so a kept handler never
+ * waits on its own connection's reader.
  */
 final class HandlerRun {
     private static final System.Logger LOG = System.getLogger(HandlerRun.class.getName());
@@ -38,6 +45,11 @@ final class HandlerRun {
     /** Told when a handler finishes: the idle timeout counts from the last stream's end. */
     private final Runnable streamActivity;
     private final long bodyReadNanos;
+    /** The reader thread that may keep a handler back now; null while none may. */
+    private volatile Thread keeper;
+    /** Reader: the stream of the handler kept back, and its head; null when none is. */
+    private Http2Stream keptStream;
+    private Http2RequestHead keptHead;
 
     HandlerRun(ServerConnection connection, Http2Streams streams, StreamSender sender, Http2Writer writer,
                HandlerSlots slots, Goodbye goodbye, Runnable streamActivity) {
@@ -60,12 +72,69 @@ final class HandlerRun {
     void start(Http2Stream stream, Http2RequestHead head) throws Http2Exception {
         writer.handlerStarting();
         try {
-            slots.admit(() -> Thread.ofVirtual().name("shuttle-h2-" + connection.id() + "-" + stream.id)
-                    .start(() -> run(stream, head)));
+            slots.admit(() -> launch(stream, head));
         } catch (Http2Exception | RuntimeException e) {
             writer.handlerDone();
             throw e;
         }
+    }
+
+    /** On the reader admitting it, or on the handler thread whose release gave it a slot. */
+    private void launch(Http2Stream stream, Http2RequestHead head) {
+        if (Thread.currentThread() != keeper) {
+            Thread.ofVirtual().name(threadName(stream)).start(() -> run(stream, head));
+            return;
+        }
+        startKept(); // an earlier stream of the same read: its handler waits no longer
+        keptStream = stream;
+        keptHead = head;
+    }
+
+    /** Reader: from now until {@link #takeKept} or {@link #stopKeeping}, the last handler started may be kept back. */
+    void keepOnThisThread() {
+        keeper = Thread.currentThread();
+    }
+
+    /** Reader, before it may block: starts the thread of the handler kept back, if any. */
+    void startKept() {
+        Http2Stream stream = keptStream;
+        if (stream != null) {
+            Http2RequestHead head = keptHead;
+            keptStream = null;
+            keptHead = null;
+            Thread.ofVirtual().name(threadName(stream)).start(() -> run(stream, head));
+        }
+    }
+
+    /** Reader, when it does not park: no handler is kept back any more. */
+    void stopKeeping() {
+        keeper = null;
+        startKept();
+    }
+
+    /**
+     * Reader, when it parks: no handler is kept back any more; the one that was is returned, to run on the reader's
+     * thread once the connection is parked.
+     *
+     * @return the kept handler's run, or null
+     */
+    Runnable takeKept() {
+        keeper = null;
+        Http2Stream stream = keptStream;
+        if (stream == null) {
+            return null;
+        }
+        Http2RequestHead head = keptHead;
+        keptStream = null;
+        keptHead = null;
+        return () -> {
+            Thread.currentThread().setName(threadName(stream));
+            run(stream, head);
+        };
+    }
+
+    private String threadName(Http2Stream stream) {
+        return "shuttle-h2-" + connection.id() + "-" + stream.id;
     }
 
     private void run(Http2Stream stream, Http2RequestHead head) {

@@ -135,6 +135,26 @@ public final class Http2Session implements ProtocolSession {
 
     @Override
     public Next serve(long headDeadline) throws IOException {
+        if (context.parking && connection.transport().writesWhileParked()) {
+            handlers.keepOnThisThread(); // see HandlerRun: the last handler of a read may run here once parked
+        }
+        Next next = null;
+        try {
+            next = serveFrames(headDeadline);
+            return next;
+        } finally {
+            if (next != Next.PARK) {
+                handlers.stopKeeping();
+            }
+        }
+    }
+
+    @Override
+    public Runnable takeKeptHandler() {
+        return handlers.takeKept();
+    }
+
+    private Next serveFrames(long headDeadline) throws IOException {
         ConnectionInput input = connection.input();
         reads++;
         if (goodbye.phase() == Goodbye.Phase.LINGERING) {
@@ -203,6 +223,7 @@ public final class Http2Session implements ProtocolSession {
             if (partialSince == NONE) {
                 partialSince = context.now();
             }
+            handlers.startKept(); // the reader blocks below
             long within = blocks.inProgress() ? context.headerReadNanos
                     : TimeUnit.MILLISECONDS.toNanos(context.bodyReadMillis);
             input.useDeadline(partialSince + within);
@@ -228,6 +249,7 @@ public final class Http2Session implements ProtocolSession {
             return linger(input);
         }
         if (!context.parking || context.draining()) {
+            handlers.startKept();
             // Parking off (or impossible while the server shuts down): wait in a read, as thread-per-connection
             // servers do; the idle timeout applies only to a connection without open streams.
             return awaitInRead(input);
@@ -265,6 +287,7 @@ public final class Http2Session implements ProtocolSession {
      * it sent too much; parked meanwhile when the connection can park.
      */
     private Next linger(ConnectionInput input) throws IOException {
+        handlers.startKept();
         while (true) {
             ByteBuffer buffer = input.buffer();
             lingerDiscarded += buffer.remaining();

@@ -113,6 +113,19 @@ public final class ConnectionInput implements Http1Source {
         return append(true, 0);
     }
 
+    /**
+     * Readiness, yet nothing to read, on a transport whose non-blocking read cannot see the end of the stream: a 1 ms
+     * blocking read tells a peer that closed (-1) from a spurious wake-up or a record without application bytes (0).
+     */
+    public int tellEndFromNothing() throws IOException {
+        usePerReadTimeout(1);
+        try {
+            return fill();
+        } catch (SocketTimeoutException e) {
+            return 0;
+        }
+    }
+
     /** Appends application bytes that already arrived, without blocking. */
     @Override
     public int fillNow() throws IOException {
