@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * HTTP/2 on one server connection (RFC 9113): the reader, which runs on the connection's thread, checks and dispatches
  * every frame, and starts a virtual thread per request stream, which runs the handler and writes its response through
- * the {@link Http2Writer}.
+ * the {@link Http2Writer}; on a plaintext connection it runs the last handler of a read itself, once the connection
+ * is parked ({@link HandlerRun}).
  *
  * <p>Parking: when the reader finds nothing to read, it moves the connection to IDLE and returns {@link Next#PARK}
  * (no scheduler turns first, as HTTP/1.1 takes: the client's next frames answer responses that the handlers' threads
