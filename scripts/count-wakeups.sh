@@ -12,16 +12,8 @@ OUT="${3:-/tmp/count-wakeups}"
 WINDOW=30
 mkdir -p "$OUT"
 
-"$ROOT/shuttle" lab busy --scenario mostly-idle --protocol "$PROTOCOL" --servers "$SERVER" --rounds 1 \
-  --no-progress >"$OUT/$SERVER-$PROTOCOL.log" 2>&1 &
-LAB=$!
-PID=""
-for _ in $(seq 60); do
-  PID="$(pgrep -f dev.shuttle.lab.servers.ServerMain | head -1 || true)"
-  [ -n "$PID" ] && break
-  sleep 1
-done
-[ -n "$PID" ] || { echo "no server JVM started" >&2; cat "$OUT/$SERVER-$PROTOCOL.log" >&2; exit 1; }
+. "$ROOT/scripts/busy-round.sh"
+start_busy_round "$OUT/$SERVER-$PROTOCOL.log" --scenario mostly-idle --protocol "$PROTOCOL" --servers "$SERVER"
 
 switches() { # thread id, name, voluntary, involuntary
   for task in /proc/"$PID"/task/*; do

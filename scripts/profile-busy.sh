@@ -16,16 +16,9 @@ mkdir -p "$OUT"
 JAVA_HOME="$("$ROOT/shuttle" java-home)" # `lab busy` below builds what is stale
 if [ "$SCENARIO" = hot ]; then WINDOW=(--duration 25s); AFTER=8; RECORD=15s; else WINDOW=(); AFTER=30; RECORD=30s; fi
 
-"$ROOT/shuttle" lab busy --scenario "$SCENARIO" --protocol "$PROTOCOL" --servers "$SERVER" --rounds 1 \
-  "${WINDOW[@]}" --no-progress --json "$OUT/$SERVER.json" >"$OUT/$SERVER.log" 2>&1 &
-LAB=$!
-PID=""
-for _ in $(seq 60); do
-  PID="$(pgrep -f dev.shuttle.lab.servers.ServerMain | head -1 || true)"
-  [ -n "$PID" ] && break
-  sleep 1
-done
-[ -n "$PID" ] || { echo "no server JVM started" >&2; cat "$OUT/$SERVER.log" >&2; exit 1; }
+. "$ROOT/scripts/busy-round.sh"
+start_busy_round "$OUT/$SERVER.log" --scenario "$SCENARIO" --protocol "$PROTOCOL" --servers "$SERVER" \
+  "${WINDOW[@]}" --json "$OUT/$SERVER.json"
 sleep "$AFTER"
 "$JAVA_HOME/bin/jcmd" "$PID" JFR.start settings=profile jdk.CPUTimeSample#enabled=true \
   jdk.CPUTimeSample#throttle=2ms duration="$RECORD" filename="$OUT/$SERVER.jfr" >/dev/null
