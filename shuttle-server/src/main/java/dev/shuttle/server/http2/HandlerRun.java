@@ -82,7 +82,7 @@ final class HandlerRun {
     /** On the reader admitting it, or on the handler thread whose release gave it a slot. */
     private void launch(Http2Stream stream, Http2RequestHead head) {
         if (Thread.currentThread() != keeper) {
-            Thread.ofVirtual().name(threadName(stream)).start(() -> run(stream, head));
+            startThread(stream, head);
             return;
         }
         startKept(); // an earlier stream of the same read: its handler waits no longer
@@ -102,7 +102,7 @@ final class HandlerRun {
             Http2RequestHead head = keptHead;
             keptStream = null;
             keptHead = null;
-            Thread.ofVirtual().name(threadName(stream)).start(() -> run(stream, head));
+            startThread(stream, head);
         }
     }
 
@@ -131,6 +131,10 @@ final class HandlerRun {
             Thread.currentThread().setName(threadName(stream));
             run(stream, head);
         };
+    }
+
+    private void startThread(Http2Stream stream, Http2RequestHead head) {
+        Thread.ofVirtual().name(threadName(stream)).start(() -> run(stream, head));
     }
 
     private String threadName(Http2Stream stream) {
