@@ -125,16 +125,6 @@ final class ParkRequests {
         }
     }
 
-    /** Whether parks wait to be taken in. */
-    boolean hasParks() {
-        lock.lock();
-        try {
-            return !parks.isEmpty();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** While closing: true once no park or unpark is left to serve (new parks are refused by then). */
     boolean isDrained() {
         lock.lock();

@@ -60,7 +60,7 @@ public final class ReadinessWatcher implements AutoCloseable {
         void onWake(Wake reason);
     }
 
-    /** Test seam: code run at points of the watcher's rounds, to stage races deterministically. */
+    /** Test seam: code run on the watcher thread at two points of a round, to stage races deterministically. */
     interface RoundHooks {
         RoundHooks NONE = new RoundHooks() {
         };
@@ -71,14 +71,6 @@ public final class ReadinessWatcher implements AutoCloseable {
 
         /** After the round registered the parks it took in. */
         default void afterRegister() {
-        }
-
-        /** After the watcher settled its next wait, just before it selects. */
-        default void beforeWait() {
-        }
-
-        /** On the waking thread, when a park, unpark or close wakes the selector. */
-        default void onWakeup() {
         }
     }
 
@@ -107,8 +99,6 @@ public final class ReadinessWatcher implements AutoCloseable {
         }
 
         final Parkable parkable;
-        /** The park may wait for the watcher's next round ({@link ReadinessWatcher#parkDeferred}). */
-        final boolean deferred;
         /** Forward only, by {@link #compareAndSetState}; see the class comment. */
         private volatile int state = QUEUED;
         /** Watcher thread only. */
@@ -116,9 +106,8 @@ public final class ReadinessWatcher implements AutoCloseable {
         /** Watcher thread only: why it is in the ready list. */
         Wake reason;
 
-        Ticket(Parkable parkable, long requestedDeadline, boolean deferred) {
+        Ticket(Parkable parkable, long requestedDeadline) {
             this.parkable = parkable;
-            this.deferred = deferred;
             // The requested deadline waits in the queue entry's own field, saving a field per park, until the watcher
             // queues it with that value; published to the watcher thread through ParkRequests' lock.
             this.deadline = requestedDeadline;
@@ -144,11 +133,6 @@ public final class ReadinessWatcher implements AutoCloseable {
             } catch (IOException | IllegalBlockingModeException e) {
                 return false;
             }
-        }
-
-        /** Whether the watcher may take this park in at its next round ({@link ReadinessWatcher#parkDeferred}). */
-        public boolean isDeferred() {
-            return deferred;
         }
 
         /** Whether this park has ended (woken or taken back). */
@@ -182,32 +166,15 @@ public final class ReadinessWatcher implements AutoCloseable {
      * @return the park's ticket, or null when the watcher is shutting down: the caller keeps the channel
      */
     public Ticket park(Parkable parkable, long deadline) {
-        Ticket ticket = offerPark(parkable, deadline, false);
-        if (ticket != null) {
-            loop.wakeup();
-        }
-        return ticket;
-    }
-
-    /**
-     * As {@link #park}, for a connection that has been quiet and likely stays so: the watcher may take the park in
-     * at its next round, up to a millisecond later, instead of being woken for it. Bytes that arrive meanwhile are
-     * seen when it does. While parks keep coming this way, each costs no wake-up of the watcher of its own.
-     */
-    public Ticket parkDeferred(Parkable parkable, long deadline) {
-        Ticket ticket = offerPark(parkable, deadline, true);
-        if (ticket != null) {
-            loop.deferredParkQueued();
-        }
-        return ticket;
-    }
-
-    private Ticket offerPark(Parkable parkable, long deadline, boolean deferred) {
         if (parkable.channel().isBlocking()) {
             throw new IllegalBlockingModeException();
         }
-        Ticket ticket = new Ticket(parkable, deadline, deferred);
-        return requests.offerPark(ticket) ? ticket : null;
+        Ticket ticket = new Ticket(parkable, deadline);
+        if (!requests.offerPark(ticket)) {
+            return null;
+        }
+        loop.wakeup();
+        return ticket;
     }
 
     /**

@@ -25,17 +25,9 @@ import java.util.function.LongSupplier;
  * renewed, because the wakeup flag is cleared after the round's select and read again after the flush. The round's
  * tickets sit in fields, not locals, so a round that throws leaves every one of them where {@link #failEverything}
  * hands it back.
- *
- * <p>A deferred park wakes the selector only when the watcher's wait may last longer than
- * {@link #DEFERRED_PARK_LAG_MILLIS}; otherwise the next round takes it in. The watcher keeps its wait that short after a
- * round that handed a deferred park back readable, since its connection is likely to park again soon. Before a longer
- * wait it publishes that the wait is long, then looks for queued parks; a deferred park is queued before it reads what
- * the watcher published. One of the two sees the other, so no deferred park sleeps through a long wait.
  */
 final class WatcherLoop {
     private static final System.Logger LOG = System.getLogger(ReadinessWatcher.class.getName());
-    /** How long a deferred park may wait for the watcher's next round; the least a select timeout can be. */
-    static final long DEFERRED_PARK_LAG_MILLIS = 1;
 
     private final Selector selector;
     private final ParkRequests requests;
@@ -44,11 +36,6 @@ final class WatcherLoop {
     private final Thread thread;
     /** Any thread: true while a wakeup is on its way to the selector, so a burst of parks costs one wakeup. */
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
-    /**
-     * Written by the watcher thread before each wait, read by deferred parks: the wait ends by itself within a
-     * deferred park's lag. False at first, so the first deferred parks wake the selector.
-     */
-    private volatile boolean shortWait;
 
     /** Watcher thread only. */
     private final DeadlineQueue<Ticket> deadlines = new DeadlineQueue<>();
@@ -58,8 +45,6 @@ final class WatcherLoop {
     private final List<Ticket> ready = new ArrayList<>();
     /** Watcher thread only: tickets to hand back to their owners (unpark) at the end of this round. */
     private final List<Ticket> returning = new ArrayList<>();
-    /** Watcher thread only: this round handed a deferred park back readable, so another is likely to follow soon. */
-    private boolean deferredParkExpected;
 
     WatcherLoop(String name, ParkRequests requests, LongSupplier nanoClock, RoundHooks hooks) {
         try {
@@ -80,15 +65,7 @@ final class WatcherLoop {
     /** Any thread: makes the selector start a round soon, once per burst. */
     void wakeup() {
         if (!wakeupPending.getAndSet(true)) {
-            hooks.onWakeup();
             selector.wakeup();
-        }
-    }
-
-    /** Any thread, after queueing a deferred park: wakes the selector unless its wait ends soon enough by itself. */
-    void deferredParkQueued() {
-        if (!shortWait) {
-            wakeup();
         }
     }
 
@@ -116,7 +93,7 @@ final class WatcherLoop {
         try {
             long nextDeadline = DeadlineQueue.NONE;
             while (true) {
-                selector.select(this::onSelected, settleWait(nextDeadline));
+                selector.select(this::onSelected, selectTimeoutMillis(nextDeadline, nanoClock.getAsLong()));
                 // After this round's selection and before taking in: a park or unpark that still saw the flag set is
                 // taken in below; one after this line sees it clear and wakes the selector.
                 wakeupPending.set(false);
@@ -151,28 +128,6 @@ final class WatcherLoop {
                 requests.publish(ticket, Ticket.RETURNED);
             }
         }
-    }
-
-    /**
-     * The next select's timeout, and whether it is short, published for deferred parks: at most their lag when one
-     * is expected, or when one is already queued (it may have seen the previous wait short and not woken the selector).
-     */
-    private long settleWait(long nextDeadline) {
-        long timeout = selectTimeoutMillis(nextDeadline, nanoClock.getAsLong());
-        if (timeout != 0 && timeout <= DEFERRED_PARK_LAG_MILLIS) {
-            shortWait = true;
-        } else if (deferredParkExpected) {
-            shortWait = true;
-            timeout = DEFERRED_PARK_LAG_MILLIS;
-        } else {
-            shortWait = false; // before looking at the queue: see the class comment
-            if (requests.hasParks()) {
-                shortWait = true;
-                timeout = DEFERRED_PARK_LAG_MILLIS;
-            }
-        }
-        hooks.beforeWait();
-        return timeout;
     }
 
     /** The select timeout that ends the wait at {@code nextDeadline}: at least 1 ms, since 0 waits without end. */
@@ -227,7 +182,6 @@ final class WatcherLoop {
 
     /** Flushes cancelled keys, then returns channels to their owners in blocking mode. */
     private void handBack() throws IOException {
-        deferredParkExpected = false;
         if (ready.isEmpty() && returning.isEmpty()) {
             return;
         }
@@ -253,7 +207,6 @@ final class WatcherLoop {
             if (reason != Wake.FAILED && !ticket.setBlocking()) {
                 reason = Wake.FAILED;
             }
-            deferredParkExpected |= reason == Wake.READABLE && ticket.deferred;
             requests.publish(ticket, Ticket.WOKEN);
             wake(ticket, reason);
         }

@@ -6,7 +6,6 @@ import dev.shuttle.transport.Transport;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Who holds a connection's channel: its reader thread, the readiness watcher (parked, no thread), or other threads
@@ -26,20 +25,10 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class ParkGate extends ConnectionReporting implements ReadinessWatcher.Parkable {
     /**
-     * A connection whose last park lasted this long before its bytes came parks deferred between requests: the
-     * watcher's lag then costs it at most a thousandth of its own pace.
-     */
-    static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-    /**
      * Guarded by stateLock: when the current or last park ends (watcher clock); with {@link #parkWhenQuiet}, when the
      * park the last writer will make ends.
      */
     private long parkDeadline;
-    /** Guarded by stateLock: when the current or last park began (watcher clock). */
-    private long parkedAt;
-    /** Guarded by stateLock: the last park ended readable after {@link #QUIET_NANOS} or more. */
-    private boolean quiet;
     /** Guarded by stateLock: the current stay in the watcher, null while the connection is not parked. */
     private ReadinessWatcher.Ticket ticket;
     /** Guarded by stateLock: threads other than the reader writing right now (HTTP/2 handlers). */
@@ -75,19 +64,18 @@ abstract class ParkGate extends ConnectionReporting implements ReadinessWatcher.
         stateLock.lock();
         try {
             readerRunning = false;
-            return parkLocked(deadline, false);
+            return parkLocked(deadline);
         } finally {
             stateLock.unlock();
         }
     }
 
-    /** The watcher handed the connection back ({@code readable}: bytes came): a reader thread owns it now. */
-    final void handedBack(boolean readable) {
+    /** The watcher handed the connection back: a reader thread owns it now. */
+    final void handedBack() {
         stateLock.lock();
         try {
             ticket = null;
             readerRunning = true;
-            quiet = readable && context.now() - parkedAt >= QUIET_NANOS;
         } finally {
             stateLock.unlock();
         }
@@ -114,7 +102,7 @@ abstract class ParkGate extends ConnectionReporting implements ReadinessWatcher.
                 parkDeadline = deadline;
                 parked = true;
             } else {
-                parked = parkLocked(deadline, fromIdle && quiet);
+                parked = parkLocked(deadline);
             }
         } finally {
             stateLock.unlock();
@@ -214,7 +202,7 @@ abstract class ParkGate extends ConnectionReporting implements ReadinessWatcher.
             if (writers == 0 && parkWhenQuiet && !readerRunning && state() != ConnectionState.CLOSED) {
                 // The session's idle timeout may be shorter now than when the reader parked (its streams ended).
                 long idleDeadline = context.now() + session().idleTimeoutNanos();
-                refused = !parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline, false);
+                refused = !parkLocked(idleDeadline - parkDeadline < 0 ? idleDeadline : parkDeadline);
             }
         } finally {
             stateLock.unlock();
@@ -246,9 +234,9 @@ abstract class ParkGate extends ConnectionReporting implements ReadinessWatcher.
      * Hands the channel to the watcher. IDLE becomes PARKED once the watcher took it; NEW and PARKED stay. A refused
      * park (the watcher is shutting down) leaves the state as it was and returns false, for the caller to close the
      * connection, unless its session still has work: then a thread goes on reading (it cannot park any more) until
-     * the session is done. {@code deferred}: the watcher may take the park in at its next round.
+     * the session is done.
      */
-    private boolean parkLocked(long deadline, boolean deferred) {
+    private boolean parkLocked(long deadline) {
         assert stateLock.isHeldByCurrentThread();
         parkWhenQuiet = false;
         parkDeadline = deadline;
@@ -258,9 +246,8 @@ abstract class ParkGate extends ConnectionReporting implements ReadinessWatcher.
         } catch (IOException e) {
             return false;
         }
-        ticket = deferred ? context.watcher.parkDeferred(this, deadline) : context.watcher.park(this, deadline);
+        ticket = context.watcher.park(this, deadline);
         if (ticket != null) {
-            parkedAt = context.now();
             if (state() == ConnectionState.IDLE) { // a wake-up waits for this lock, so it finds the connection PARKED
                 transitionLocked(ConnectionState.IDLE, ConnectionState.PARKED);
             }

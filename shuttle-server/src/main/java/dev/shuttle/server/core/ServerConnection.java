@@ -97,7 +97,7 @@ public final class ServerConnection extends ParkGate implements WriteWatchdog.Wa
     // ---- connection thread ----
 
     private void woken(ReadinessWatcher.Wake reason) {
-        handedBack(reason == ReadinessWatcher.Wake.READABLE);
+        handedBack();
         switch (reason) {
             case READABLE -> resume();
             case DEADLINE -> ended(End.DEADLINE);
