@@ -14,7 +14,10 @@ import dev.shuttle.lab.reuse.ReuseResult;
 import dev.shuttle.lab.reuse.ReuseSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -115,9 +118,16 @@ final class LabReuseCommand implements Callable<Integer> {
             HtmlReport.write(HtmlReport.reuse(result), html);
             System.out.println("HTML written to " + html.toAbsolutePath());
         }
-        long failed = result.summaries().stream().mapToLong(CellSummary::errors).sum();
-        if (failed > 0) {
-            System.err.println("shuttle: " + failed + " calls failed; the cells marked ! count them");
+        // Per client: "shuttle:" opens every message of the command, and must not read as the client of that name.
+        Map<String, Long> failedByClient = result.summaries().stream().filter(cell -> cell.errors() > 0)
+                .collect(Collectors.groupingBy(cell -> cell.client().cliName(), LinkedHashMap::new,
+                        Collectors.summingLong(CellSummary::errors)));
+        if (!failedByClient.isEmpty()) {
+            long failed = failedByClient.values().stream().mapToLong(Long::longValue).sum();
+            String byClient = failedByClient.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                    .collect(Collectors.joining(", "));
+            System.err.println("shuttle: " + failed + " calls failed (" + byClient
+                    + "); the cells marked ! count them");
         }
         return 0;
     }
